@@ -1,0 +1,184 @@
+//! `corpus.toml`: the corpus name, default language, periods, chunking and limits.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+use crate::error::{Error, FileLocation, IoContext, Result};
+
+pub const CONFIG_FILE: &str = "corpus.toml";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpusConfig {
+    pub name: String,
+    #[serde(default = "default_language")]
+    pub default_language: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub periods: Vec<Period>,
+    #[serde(default)]
+    pub chunking: Chunking,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// A named, inclusive range of years used to group evidence diachronically.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Period {
+    pub id: String,
+    pub label: String,
+    pub start: i32,
+    pub end: i32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chunking {
+    /// A passage is closed once it holds at least this many words.
+    #[serde(default = "default_target_words")]
+    pub target_words: usize,
+    /// A passage never exceeds this many words, unless one sentence alone does,
+    /// in which case that sentence is split at word boundaries.
+    #[serde(default = "default_max_words")]
+    pub max_words: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Largest document (a file, or one JSONL record's text) accepted, in bytes.
+    #[serde(default = "default_max_document_bytes")]
+    pub max_document_bytes: u64,
+}
+
+fn default_language() -> String {
+    "en".to_owned()
+}
+fn default_target_words() -> usize {
+    120
+}
+fn default_max_words() -> usize {
+    200
+}
+fn default_max_document_bytes() -> u64 {
+    8 * 1024 * 1024
+}
+
+impl Default for Chunking {
+    fn default() -> Self {
+        Self { target_words: default_target_words(), max_words: default_max_words() }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { max_document_bytes: default_max_document_bytes() }
+    }
+}
+
+impl CorpusConfig {
+    /// The configuration used for a BEIR-layout directory, which has no corpus.toml.
+    pub fn for_beir(dir_name: &str) -> Self {
+        Self {
+            name: dir_name.to_owned(),
+            default_language: default_language(),
+            description: None,
+            periods: Vec::new(),
+            chunking: Chunking::default(),
+            limits: Limits::default(),
+        }
+    }
+
+    pub fn load(path: &Path) -> Result<Self> {
+        let bytes = std::fs::read(path).at(path)?;
+        let text = String::from_utf8(bytes).map_err(|_| Error::InvalidUtf8 { location: FileLocation::file(path) })?;
+        Self::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Self> {
+        let invalid = |line: Option<usize>, reason: String| Error::CorpusTomlInvalid {
+            location: FileLocation { path: path.to_owned(), line },
+            reason,
+        };
+        let config: Self = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|span| line_of_offset(text, span.start));
+            invalid(line, e.message().to_owned())
+        })?;
+        config.validate().map_err(|reason| invalid(None, reason))?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> std::result::Result<(), String> {
+        if self.name.trim().is_empty() {
+            return Err("`name` must not be empty".into());
+        }
+        if self.chunking.target_words == 0 || self.chunking.max_words < self.chunking.target_words {
+            return Err(format!(
+                "[chunking] needs 0 < target_words <= max_words (got {} and {})",
+                self.chunking.target_words, self.chunking.max_words
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for period in &self.periods {
+            if period.start > period.end {
+                return Err(format!("period `{}` starts after it ends", period.id));
+            }
+            if !seen.insert(period.id.as_str()) {
+                return Err(format!("period `{}` is defined twice", period.id));
+            }
+        }
+        Ok(())
+    }
+
+    /// The first configured period whose range contains `year`.
+    pub fn period_of(&self, year: Option<i32>) -> Option<&Period> {
+        let year = year?;
+        self.periods.iter().find(|p| p.start <= year && year <= p.end)
+    }
+}
+
+/// 1-based line number of a byte offset.
+pub fn line_of_offset(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_minimal_config_with_defaults() {
+        let config = CorpusConfig::parse("name = \"x\"\n", Path::new("corpus.toml")).unwrap();
+        assert_eq!(config.default_language, "en");
+        assert_eq!(config.chunking, Chunking::default());
+    }
+
+    #[test]
+    fn reports_line_of_type_error() {
+        let err = CorpusConfig::parse("name = \"x\"\n[chunking]\ntarget_words = \"many\"\n", Path::new("c.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("c.toml:3: invalid corpus.toml"), "{err}");
+    }
+
+    #[test]
+    fn rejects_unknown_keys_and_bad_chunking() {
+        assert!(CorpusConfig::parse("name = \"x\"\ncolour = 1\n", Path::new("c")).is_err());
+        let err =
+            CorpusConfig::parse("name = \"x\"\n[chunking]\ntarget_words = 300\nmax_words = 200\n", Path::new("c"))
+                .unwrap_err();
+        assert!(err.to_string().contains("target_words <= max_words"));
+    }
+
+    #[test]
+    fn period_lookup_is_inclusive() {
+        let mut config = CorpusConfig::for_beir("x");
+        config.periods.push(Period { id: "a".into(), label: "A".into(), start: 1859, end: 1860 });
+        assert_eq!(config.period_of(Some(1860)).map(|p| p.id.as_str()), Some("a"));
+        assert!(config.period_of(Some(1861)).is_none());
+        assert!(config.period_of(None).is_none());
+    }
+}

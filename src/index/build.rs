@@ -1,0 +1,203 @@
+//! `evident index build`: corpus in, a published generation out.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::failpoint;
+use super::layout::IndexDir;
+use super::manifest::{Counts, MANIFEST_FORMAT, Manifest, Versions};
+use crate::chunk::chunk;
+use crate::corpus::{self, Corpus, Document, LoadOptions, line_of_offset};
+use crate::error::Result;
+use crate::lexical::{analyzer_name, write_lexical};
+use crate::linker::Linker;
+use crate::passage::{Passage, passage_id};
+use crate::store::{Store, write_store};
+
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub corpus_dir: PathBuf,
+    pub index_dir: PathBuf,
+    pub quiet: bool,
+    pub max_document_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildSummary {
+    pub generation: String,
+    pub counts: Counts,
+    pub reused_sources: usize,
+    pub seconds: f64,
+}
+
+pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
+    let started = Instant::now();
+    // The index directory is checked before any work, so a wrong --index fails fast.
+    let index = IndexDir::for_build(&options.index_dir)?;
+    let progress = Progress::new(options.quiet);
+
+    progress.stage("reading corpus");
+    let corpus = corpus::load(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
+    let mut reused = previous_passages(&index, &corpus)?;
+    let reused_sources = reused.len();
+
+    progress.start("chunking", corpus.documents.len() as u64, "documents");
+    let linker = Linker::new(&corpus.entities);
+    let passages: Vec<Vec<Passage>> = corpus
+        .documents
+        .par_iter()
+        .map(|doc| {
+            let mut passages = reused
+                .get(&doc.source)
+                .and_then(|by_doc| by_doc.get(&doc.id))
+                .cloned()
+                .unwrap_or_else(|| chunk_document(doc, &corpus));
+            for p in &mut passages {
+                p.mentions = linker.link(&p.text, &p.language);
+            }
+            progress.advance(1);
+            passages
+        })
+        .collect();
+    reused.clear();
+    failpoint::pause("after-chunk");
+
+    let staging = index.begin()?;
+    let files = staging.files();
+    progress.stage("writing metadata store");
+    write_store(&files.store_path(), &corpus, &passages)?;
+    failpoint::pause("after-store");
+
+    let total_passages: usize = passages.iter().map(Vec::len).sum();
+    progress.start("lexical index", total_passages as u64, "passages");
+    write_lexical(&files.lexical_path(), &corpus, &passages, &|n| progress.advance(n))?;
+    failpoint::pause("after-lexical");
+
+    let counts = Counts {
+        sources: corpus.sources.len(),
+        documents: corpus.documents.len(),
+        passages: total_passages,
+        entities: corpus.entities.len(),
+        entity_links: passages.iter().flatten().map(|p| p.mentions.len()).sum(),
+        terminology: corpus.terminology.len(),
+    };
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT,
+        generation: staging.generation.name.clone(),
+        corpus_name: corpus.config.name.clone(),
+        counts: counts.clone(),
+        sources: corpus.sources.iter().map(|s| (s.path.clone(), s.sha256.clone())).collect(),
+        chunking: corpus.config.chunking,
+        default_language: corpus.config.default_language.clone(),
+        analyzers: corpus
+            .documents
+            .iter()
+            .map(|d| (d.language.clone(), analyzer_name(&d.language).to_owned()))
+            .collect(),
+        store_schema_version: crate::store::SCHEMA_VERSION,
+        versions: Versions::current(),
+        reused_sources,
+        built_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        build_seconds: started.elapsed().as_secs_f64(),
+    };
+    manifest.write(&files.manifest_path())?;
+    failpoint::pause("before-publish");
+
+    progress.stage("publishing generation");
+    let generation = index.publish(staging)?;
+    let removed = index.prune()?;
+    tracing::info!(generation = %generation.name, ?removed, "published");
+    progress.finish();
+    Ok(BuildSummary { generation: generation.name, counts, reused_sources, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Passages of sources unchanged since the serving generation, by source path
+/// then document id. Any problem reading the old generation just means no reuse.
+fn previous_passages(index: &IndexDir, corpus: &Corpus) -> Result<BTreeMap<String, BTreeMap<String, Vec<Passage>>>> {
+    let mut reused = BTreeMap::new();
+    let Some(current) = index.current()? else { return Ok(reused) };
+    let Ok(manifest) = Manifest::read(&current.manifest_path()) else { return Ok(reused) };
+    if !manifest.passages_reusable_with(corpus.config.chunking, &corpus.config.default_language) {
+        return Ok(reused);
+    }
+    let Ok(store) = Store::open(&current.store_path()) else { return Ok(reused) };
+    for source in &corpus.sources {
+        if manifest.sources.get(&source.path) == Some(&source.sha256) {
+            let by_doc = store.passages_of_source(&source.path, &source.sha256)?;
+            if !by_doc.is_empty() {
+                reused.insert(source.path.clone(), by_doc);
+            }
+        }
+    }
+    Ok(reused)
+}
+
+fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
+    chunk(&doc.text, corpus.config.chunking)
+        .into_iter()
+        .map(|c| {
+            let (byte_start, byte_end, line_start, line_end) = match doc.span_basis {
+                corpus::SpanBasis::File => (
+                    doc.text_offset + c.start,
+                    doc.text_offset + c.end,
+                    doc.text_line + line_of_offset(&doc.text, c.start) - 1,
+                    doc.text_line + line_of_offset(&doc.text, c.end.saturating_sub(1)) - 1,
+                ),
+                corpus::SpanBasis::JsonlText => (c.start, c.end, doc.text_line, doc.text_line),
+            };
+            Passage {
+                id: passage_id(&doc.id, c.ordinal),
+                document_id: doc.id.clone(),
+                ordinal: c.ordinal,
+                text: c.text,
+                byte_start: byte_start as u64,
+                byte_end: byte_end as u64,
+                line_start: line_start as u32,
+                line_end: line_end as u32,
+                language: doc.language.clone(),
+                words: c.words as u32,
+                mentions: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+/// Progress on stderr; hidden with `--quiet` (and by indicatif when stderr is not a terminal).
+struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    fn new(quiet: bool) -> Self {
+        let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
+        Self { bar }
+    }
+
+    fn stage(&self, message: &'static str) {
+        self.bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        self.bar.set_message(message);
+        self.bar.tick();
+    }
+
+    fn start(&self, message: &'static str, total: u64, unit: &'static str) {
+        let template = format!("{{msg:>16}} [{{bar:32}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})");
+        let style = ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar());
+        self.bar.set_style(style.progress_chars("=> "));
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+        self.bar.set_message(message);
+    }
+
+    fn advance(&self, n: u64) {
+        self.bar.inc(n);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,285 @@
+//! Directory layout and the atomic switch between generations:
+//!
+//! ```text
+//! index/
+//!   EVIDENT_INDEX            marker: this directory is an evident index
+//!   CURRENT                  name of the serving generation
+//!   generations/
+//!     gen-000007/            immutable once published
+//!       manifest.json  meta.sqlite  lexical/
+//!     .staging-gen-000008/   a build in progress (removed if abandoned)
+//! ```
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, IoContext, Result};
+
+pub const MARKER_FILE: &str = "EVIDENT_INDEX";
+const MARKER_CONTENT: &str = "evident index, layout 1\n";
+const CURRENT_FILE: &str = "CURRENT";
+const GENERATIONS_DIR: &str = "generations";
+const STAGING_PREFIX: &str = ".staging-";
+const GENERATION_PREFIX: &str = "gen-";
+/// Generations kept after a successful build (the new one and its predecessor).
+pub const KEEP_GENERATIONS: usize = 2;
+
+#[derive(Debug, Clone)]
+pub struct IndexDir {
+    root: PathBuf,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generation {
+    pub name: String,
+    pub path: PathBuf,
+}
+
+impl Generation {
+    pub fn manifest_path(&self) -> PathBuf {
+        self.path.join("manifest.json")
+    }
+    pub fn store_path(&self) -> PathBuf {
+        self.path.join("meta.sqlite")
+    }
+    pub fn lexical_path(&self) -> PathBuf {
+        self.path.join("lexical")
+    }
+}
+
+/// A generation being written; becomes a `Generation` when published.
+#[derive(Debug)]
+pub struct Staging {
+    pub generation: Generation,
+    staging_path: PathBuf,
+}
+
+impl Staging {
+    /// Where the build writes; the same file names as a published generation.
+    pub fn files(&self) -> Generation {
+        Generation { name: self.generation.name.clone(), path: self.staging_path.clone() }
+    }
+}
+
+impl IndexDir {
+    /// Opens `root` for a build, creating it (and its marker) when new or empty.
+    pub fn for_build(root: &Path) -> Result<Self> {
+        if root.exists() {
+            if !root.is_dir() || (!root.join(MARKER_FILE).is_file() && !is_effectively_empty(root)?) {
+                return Err(Error::NotAnIndex(root.to_owned()));
+            }
+        } else {
+            fs::create_dir_all(root).at(root)?;
+        }
+        let marker = root.join(MARKER_FILE);
+        if !marker.is_file() {
+            fs::write(&marker, MARKER_CONTENT).at(&marker)?;
+        }
+        fs::create_dir_all(root.join(GENERATIONS_DIR)).at(root)?;
+        Ok(Self { root: root.to_owned() })
+    }
+
+    /// Opens an existing index for reading.
+    pub fn open(root: &Path) -> Result<Self> {
+        if !root.exists() {
+            return Err(Error::IndexMissing(root.to_owned()));
+        }
+        if !root.join(MARKER_FILE).is_file() {
+            if root.is_dir() && is_effectively_empty(root)? {
+                return Err(Error::IndexMissing(root.to_owned()));
+            }
+            return Err(Error::NotAnIndex(root.to_owned()));
+        }
+        Ok(Self { root: root.to_owned() })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The generation `CURRENT` points to, if any build has completed.
+    pub fn current(&self) -> Result<Option<Generation>> {
+        let pointer = self.root.join(CURRENT_FILE);
+        if !pointer.exists() {
+            return Ok(None);
+        }
+        let name = fs::read_to_string(&pointer).at(&pointer)?.trim().to_owned();
+        let path = self.root.join(GENERATIONS_DIR).join(&name);
+        if !is_generation_name(&name) || !path.is_dir() {
+            return Err(Error::IndexCorrupt {
+                path: self.root.clone(),
+                reason: format!("CURRENT names `{name}`, which is not a generation here"),
+            });
+        }
+        Ok(Some(Generation { name, path }))
+    }
+
+    /// The serving generation, or an error telling the user to build one.
+    pub fn require_current(&self) -> Result<Generation> {
+        self.current()?.ok_or_else(|| Error::IndexMissing(self.root.clone()))
+    }
+
+    /// Starts a new generation in a staging directory, clearing abandoned ones.
+    pub fn begin(&self) -> Result<Staging> {
+        let dir = self.root.join(GENERATIONS_DIR);
+        let mut highest = 0u64;
+        for entry in fs::read_dir(&dir).at(&dir)? {
+            let entry = entry.at(&dir)?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(STAGING_PREFIX) {
+                // Left by a build that died; never part of a generation.
+                fs::remove_dir_all(entry.path()).at(entry.path())?;
+                continue;
+            }
+            if let Some(n) = generation_number(&name) {
+                highest = highest.max(n);
+            }
+        }
+        let name = format!("{GENERATION_PREFIX}{:06}", highest + 1);
+        let staging_path = dir.join(format!("{STAGING_PREFIX}{name}"));
+        fs::create_dir_all(&staging_path).at(&staging_path)?;
+        Ok(Staging { generation: Generation { path: dir.join(&name), name }, staging_path })
+    }
+
+    /// Flushes the staging directory, moves it into place, then switches `CURRENT`.
+    pub fn publish(&self, staging: Staging) -> Result<Generation> {
+        sync_tree(&staging.staging_path)?;
+        fs::rename(&staging.staging_path, &staging.generation.path).at(&staging.generation.path)?;
+        let generations = self.root.join(GENERATIONS_DIR);
+        sync_dir(&generations)?;
+
+        let tmp = self.root.join(format!("{CURRENT_FILE}.tmp"));
+        {
+            let mut file = File::create(&tmp).at(&tmp)?;
+            file.write_all(format!("{}\n", staging.generation.name).as_bytes()).at(&tmp)?;
+            file.sync_all().at(&tmp)?;
+        }
+        fs::rename(&tmp, self.root.join(CURRENT_FILE)).at(&self.root)?;
+        sync_dir(&self.root)?;
+        Ok(staging.generation)
+    }
+
+    /// Removes all but the newest `KEEP_GENERATIONS` generations, never the current one.
+    pub fn prune(&self) -> Result<Vec<String>> {
+        let current = self.current()?.map(|g| g.name);
+        let dir = self.root.join(GENERATIONS_DIR);
+        let mut generations: Vec<(u64, String)> = fs::read_dir(&dir)
+            .at(&dir)?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                generation_number(&name).map(|n| (n, name))
+            })
+            .collect();
+        generations.sort();
+        let excess = generations.len().saturating_sub(KEEP_GENERATIONS);
+        let mut removed = Vec::new();
+        for (_, name) in generations.into_iter().take(excess) {
+            if Some(&name) == current.as_ref() {
+                continue;
+            }
+            let path = dir.join(&name);
+            fs::remove_dir_all(&path).at(&path)?;
+            removed.push(name);
+        }
+        Ok(removed)
+    }
+
+    /// Names of the published generations, oldest first.
+    pub fn generations(&self) -> Result<Vec<String>> {
+        let dir = self.root.join(GENERATIONS_DIR);
+        let mut names: Vec<(u64, String)> = fs::read_dir(&dir)
+            .at(&dir)?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                generation_number(&name).map(|n| (n, name))
+            })
+            .collect();
+        names.sort();
+        Ok(names.into_iter().map(|(_, n)| n).collect())
+    }
+}
+
+fn generation_number(name: &str) -> Option<u64> {
+    name.strip_prefix(GENERATION_PREFIX)?.parse().ok()
+}
+
+fn is_generation_name(name: &str) -> bool {
+    generation_number(name).is_some() && !name.contains(['/', '\\'])
+}
+
+/// True when a directory holds nothing but hidden files (such as `.gitkeep`).
+fn is_effectively_empty(dir: &Path) -> Result<bool> {
+    for entry in fs::read_dir(dir).at(dir)? {
+        let entry = entry.at(dir)?;
+        if !entry.file_name().to_string_lossy().starts_with('.') {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn sync_tree(dir: &Path) -> Result<()> {
+    for entry in fs::read_dir(dir).at(dir)? {
+        let entry = entry.at(dir)?;
+        let path = entry.path();
+        if entry.file_type().at(&path)?.is_dir() {
+            sync_tree(&path)?;
+        } else {
+            File::open(&path).and_then(|f| f.sync_all()).at(&path)?;
+        }
+    }
+    sync_dir(dir)
+}
+
+fn sync_dir(dir: &Path) -> Result<()> {
+    File::open(dir).and_then(|f| f.sync_all()).at(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn publish_switches_current_and_prune_keeps_two() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("idx");
+        let index = IndexDir::for_build(&root).unwrap();
+        assert!(index.current().unwrap().is_none());
+        for expected in ["gen-000001", "gen-000002", "gen-000003"] {
+            let staging = index.begin().unwrap();
+            fs::write(staging.files().path.join("manifest.json"), "{}").unwrap();
+            let generation = index.publish(staging).unwrap();
+            assert_eq!(generation.name, expected);
+            assert_eq!(index.current().unwrap().unwrap().name, expected);
+            index.prune().unwrap();
+        }
+        assert_eq!(index.generations().unwrap(), vec!["gen-000002", "gen-000003"]);
+    }
+
+    #[test]
+    fn abandoned_staging_is_cleared_and_never_current() {
+        let tmp = tempfile::tempdir().unwrap();
+        let index = IndexDir::for_build(tmp.path()).unwrap();
+        let abandoned = index.begin().unwrap();
+        let debris = abandoned.files().path.join("meta.sqlite");
+        fs::write(&debris, "half-written").unwrap();
+        let next = index.begin().unwrap();
+        assert!(!debris.exists());
+        assert_eq!(next.generation.name, "gen-000001");
+        assert!(index.current().unwrap().is_none());
+    }
+
+    #[test]
+    fn foreign_directory_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
+        assert!(matches!(IndexDir::for_build(tmp.path()), Err(Error::NotAnIndex(_))));
+        assert!(matches!(IndexDir::open(tmp.path()), Err(Error::NotAnIndex(_))));
+        let empty = tempfile::tempdir().unwrap();
+        fs::write(empty.path().join(".gitkeep"), "").unwrap();
+        assert!(IndexDir::for_build(empty.path()).is_ok());
+    }
+}

@@ -1,0 +1,80 @@
+//! `manifest.json`: what a generation was built from and how.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::corpus::Chunking;
+use crate::error::{Error, IoContext, Result};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: u32,
+    pub generation: String,
+    pub corpus_name: String,
+    pub counts: Counts,
+    /// Relative source path → sha256.
+    pub sources: BTreeMap<String, String>,
+    pub chunking: Chunking,
+    pub default_language: String,
+    /// Language code → analyzer used for its passages.
+    pub analyzers: BTreeMap<String, String>,
+    pub store_schema_version: u32,
+    pub versions: Versions,
+    /// Sources whose passages were reused from the previous generation.
+    pub reused_sources: usize,
+    pub built_at: String,
+    pub build_seconds: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
+    pub sources: usize,
+    pub documents: usize,
+    pub passages: usize,
+    pub entities: usize,
+    pub entity_links: usize,
+    pub terminology: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Versions {
+    pub evident: String,
+    pub tantivy: String,
+    pub sqlite: String,
+}
+
+pub const MANIFEST_FORMAT: u32 = 1;
+
+impl Versions {
+    pub fn current() -> Self {
+        Self {
+            evident: env!("CARGO_PKG_VERSION").to_owned(),
+            tantivy: tantivy::version().to_string(),
+            sqlite: rusqlite::version().to_owned(),
+        }
+    }
+}
+
+impl Manifest {
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).at(path)?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::IndexCorrupt { path: path.to_owned(), reason: format!("manifest unreadable ({e})") })
+    }
+
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::IndexCorrupt { path: path.to_owned(), reason: e.to_string() })?;
+        std::fs::write(path, text + "\n").at(path)
+    }
+
+    /// Passages of an unchanged source may be reused only when they would be
+    /// chunked the same way today.
+    pub fn passages_reusable_with(&self, chunking: Chunking, default_language: &str) -> bool {
+        self.format == MANIFEST_FORMAT
+            && self.store_schema_version == crate::store::SCHEMA_VERSION
+            && self.chunking == chunking
+            && self.default_language == default_language
+    }
+}

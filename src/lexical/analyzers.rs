@@ -1,0 +1,81 @@
+//! Per-language analyzers. Tokenizers are not stored in a tantivy index, so
+//! the writer and every reader register the same set from here.
+
+use tantivy::Index;
+use tantivy::tokenizer::{
+    Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
+};
+
+/// Languages with their own stemming analyzer; anything else uses `plain`.
+pub const ANALYZED_LANGUAGES: &[&str] = &["en", "de", "fr"];
+pub const PLAIN: &str = "plain";
+
+/// The analyzer (and field suffix) used for a BCP-47 language code.
+pub fn analyzer_name(language: &str) -> &'static str {
+    let primary = language.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+    ANALYZED_LANGUAGES.iter().find(|l| **l == primary).copied().unwrap_or(PLAIN)
+}
+
+pub fn register(index: &Index) {
+    let manager = index.tokenizers();
+    for (name, language) in [("en", Language::English), ("de", Language::German), ("fr", Language::French)] {
+        manager.register(name, stemming(language));
+    }
+    manager.register(PLAIN, plain());
+}
+
+pub fn analyzer(name: &str) -> TextAnalyzer {
+    match name {
+        "en" => stemming(Language::English),
+        "de" => stemming(Language::German),
+        "fr" => stemming(Language::French),
+        _ => plain(),
+    }
+}
+
+fn stemming(language: Language) -> TextAnalyzer {
+    let builder =
+        TextAnalyzer::builder(SimpleTokenizer::default()).filter(RemoveLongFilter::limit(40)).filter(LowerCaser);
+    match StopWordFilter::new(language) {
+        Some(stop) => builder.filter(stop).filter(Stemmer::new(language)).build(),
+        None => builder.filter(Stemmer::new(language)).build(),
+    }
+}
+
+fn plain() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default()).filter(RemoveLongFilter::limit(40)).filter(LowerCaser).build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(name: &str, text: &str) -> Vec<(usize, String)> {
+        let mut analyzer = analyzer(name);
+        let mut stream = analyzer.token_stream(text);
+        let mut out = Vec::new();
+        while let Some(token) = stream.next() {
+            out.push((token.position, token.text.clone()));
+        }
+        out
+    }
+
+    #[test]
+    fn language_codes_map_to_analyzers() {
+        assert_eq!(analyzer_name("en"), "en");
+        assert_eq!(analyzer_name("de-AT"), "de");
+        assert_eq!(analyzer_name("la"), "plain");
+    }
+
+    #[test]
+    fn english_stems_and_keeps_positions_across_stopwords() {
+        assert_eq!(tokens("en", "survival of the fittest"), vec![(0, "surviv".into()), (3, "fittest".into())]);
+    }
+
+    #[test]
+    fn german_stems_inflections_together() {
+        let a = tokens("de", "natürliche Züchtung");
+        let b = tokens("de", "natürlichen Züchtung");
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,30 @@
+//! Byte ranges of the words in a passage that match the query's analyzed terms.
+
+use super::analyzers::{analyzer, analyzer_name};
+
+pub fn highlight(text: &str, language: &str, terms: &[String]) -> Vec<(usize, usize)> {
+    if terms.is_empty() {
+        return Vec::new();
+    }
+    let mut analyzer = analyzer(analyzer_name(language));
+    let mut stream = analyzer.token_stream(text);
+    let mut ranges = Vec::new();
+    while let Some(token) = stream.next() {
+        if terms.binary_search(&token.text).is_ok() {
+            ranges.push((token.offset_from, token.offset_to));
+        }
+    }
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn highlights_inflected_forms() {
+        let terms = vec!["select".to_owned()];
+        let text = "Natural Selection selects.";
+        let ranges = super::highlight(text, "en", &terms);
+        let words: Vec<&str> = ranges.iter().map(|(s, e)| &text[*s..*e]).collect();
+        assert_eq!(words, vec!["Selection", "selects"]);
+    }
+}

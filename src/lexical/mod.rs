@@ -1,0 +1,68 @@
+//! The lexical lane: BM25 over passage text with one analyzer per language.
+//! `build` writes the tantivy index of a generation; `LexicalIndex` reads it
+//! and answers one entry point, `search`, with a ranked list of passage ids.
+
+mod analyzers;
+mod build;
+mod fields;
+mod highlight;
+mod query;
+
+pub use analyzers::{ANALYZED_LANGUAGES, analyzer_name};
+pub use build::write_lexical;
+pub use highlight::highlight;
+pub use query::{ParsedQuery, analyzed_terms, parse_query};
+
+use tantivy::collector::TopDocs;
+use tantivy::schema::Value;
+use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
+
+use crate::error::{Error, Result};
+use crate::lane::{Lane, LaneHits};
+use fields::LexicalFields;
+
+/// Filters every lane applies the same way.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filters {
+    pub language: Option<String>,
+    pub work: Option<String>,
+}
+
+pub struct LexicalIndex {
+    reader: IndexReader,
+    fields: LexicalFields,
+}
+
+impl LexicalIndex {
+    pub fn open(dir: &std::path::Path) -> Result<Self> {
+        let index = Index::open_in_dir(dir).map_err(|e| Error::IndexCorrupt {
+            path: dir.to_owned(),
+            reason: format!("lexical index cannot be opened ({e})"),
+        })?;
+        analyzers::register(&index);
+        let fields = LexicalFields::from_schema(&index.schema()).ok_or_else(|| Error::IndexCorrupt {
+            path: dir.to_owned(),
+            reason: "lexical index has an unexpected schema".into(),
+        })?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(Self { reader, fields })
+    }
+
+    /// Ranks passages for `query` by BM25; at most `depth` hits.
+    pub fn search(&self, query: &ParsedQuery, filters: &Filters, depth: usize) -> Result<LaneHits> {
+        let searcher = self.reader.searcher();
+        let languages = query::plausible_languages(&searcher, &self.fields, query, filters);
+        let Some(tantivy_query) = query::build(&self.fields, query, filters, &languages) else {
+            return Ok(LaneHits { lane: Lane::Lexical, hits: Vec::new() });
+        };
+        let top = searcher.search(&tantivy_query, &TopDocs::with_limit(depth.max(1)))?;
+        let mut scored = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            if let Some(id) = doc.get_first(self.fields.passage_id).and_then(|v| v.as_str()) {
+                scored.push((id.to_owned(), score));
+            }
+        }
+        Ok(LaneHits::from_scored(Lane::Lexical, scored))
+    }
+}

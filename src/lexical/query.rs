@@ -1,0 +1,219 @@
+//! Turning a natural-language query into a tantivy query without ever failing
+//! on syntax: quoted spans become phrases that must match, the rest are terms
+//! whose adjacency earns a proximity bonus. No query-parser syntax is exposed.
+
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{Searcher, Term};
+
+use super::Filters;
+use super::analyzers::{ANALYZED_LANGUAGES, PLAIN, analyzer, analyzer_name};
+use super::fields::LexicalFields;
+
+/// How much a match of all free terms in order adds, relative to one term.
+const PROXIMITY_BOOST: f32 = 2.0;
+/// Title matches count less than text matches: a title is shared by every
+/// passage of its document.
+const TITLE_BOOST: f32 = 0.5;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParsedQuery {
+    /// Quoted spans, each required as a phrase.
+    pub phrases: Vec<String>,
+    /// Everything outside quotes.
+    pub free_text: String,
+}
+
+/// Splits out `"quoted phrases"` (straight or typographic quotes). An unpaired
+/// quote is ignored; every other character is left to the analyzers, which
+/// drop punctuation.
+pub fn parse_query(input: &str) -> ParsedQuery {
+    let mut phrases = Vec::new();
+    let mut free = String::new();
+    let mut rest = input;
+    loop {
+        let Some(open) = rest.find(is_quote) else {
+            free.push_str(rest);
+            break;
+        };
+        let quote_len = rest[open..].chars().next().map_or(1, char::len_utf8);
+        let after = &rest[open + quote_len..];
+        match after.find(is_quote) {
+            Some(close) => {
+                free.push_str(&rest[..open]);
+                free.push(' ');
+                let phrase = after[..close].trim();
+                if !phrase.is_empty() {
+                    phrases.push(phrase.to_owned());
+                }
+                let close_len = after[close..].chars().next().map_or(1, char::len_utf8);
+                rest = &after[close + close_len..];
+            }
+            None => {
+                free.push_str(&rest[..open]);
+                free.push(' ');
+                free.push_str(after);
+                break;
+            }
+        }
+    }
+    ParsedQuery { phrases, free_text: free.trim().to_owned() }
+}
+
+fn is_quote(c: char) -> bool {
+    matches!(c, '"' | '\u{201c}' | '\u{201d}' | '\u{201e}')
+}
+
+/// (position, term) pairs of `text` under an analyzer.
+fn analyze(analyzer_name: &str, text: &str) -> Vec<(usize, String)> {
+    let mut analyzer = analyzer(analyzer_name);
+    let mut stream = analyzer.token_stream(text);
+    let mut out = Vec::new();
+    while let Some(token) = stream.next() {
+        out.push((token.position, token.text.clone()));
+    }
+    out
+}
+
+pub fn analyzed_terms(query: &ParsedQuery, language: &str) -> Vec<String> {
+    let name = analyzer_name(language);
+    let mut terms: Vec<String> = std::iter::once(query.free_text.as_str())
+        .chain(query.phrases.iter().map(String::as_str))
+        .flat_map(|text| analyze(name, text).into_iter().map(|(_, t)| t))
+        .collect();
+    terms.sort();
+    terms.dedup();
+    terms
+}
+
+fn term_query(field: Field, text: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(Term::from_field_text(field, text), IndexRecordOption::WithFreqs))
+}
+
+/// A phrase (or single term) over `field`; `None` when nothing survives analysis.
+fn sequence_query(field: Field, tokens: &[(usize, String)]) -> Option<Box<dyn Query>> {
+    match tokens {
+        [] => None,
+        [(_, only)] => Some(term_query(field, only)),
+        [(first, _), ..] => {
+            let terms = tokens.iter().map(|(pos, t)| (pos - first, Term::from_field_text(field, t))).collect();
+            Some(Box::new(PhraseQuery::new_with_offset(terms)))
+        }
+    }
+}
+
+/// A language whose passages hold less than this share of the best language's
+/// query-term occurrences is not searched (see `plausible_languages`).
+const LANGUAGE_SHARE: f64 = 0.1;
+
+/// The analyzers a query is searched under. With a language filter, that one.
+/// Otherwise every analyzer whose passages contain the query's terms about as
+/// often as the best one's: BM25 statistics are per field, so an English query
+/// would otherwise rank first the few German passages that quote English words
+/// (rare there, so high IDF).
+pub fn plausible_languages(
+    searcher: &Searcher,
+    fields: &LexicalFields,
+    query: &ParsedQuery,
+    filters: &Filters,
+) -> Vec<&'static str> {
+    if let Some(language) = &filters.language {
+        return vec![analyzer_name(language)];
+    }
+    let all = ANALYZED_LANGUAGES.iter().copied().chain(std::iter::once(PLAIN));
+    let occurrences: Vec<(&'static str, f64)> = all
+        .map(|name| {
+            let Some(&field) = fields.text.get(name) else { return (name, 0.0) };
+            let total: u64 = std::iter::once(query.free_text.as_str())
+                .chain(query.phrases.iter().map(String::as_str))
+                .flat_map(|text| analyze(name, text))
+                .map(|(_, term)| searcher.doc_freq(&Term::from_field_text(field, &term)).unwrap_or(0))
+                .sum();
+            (name, total as f64)
+        })
+        .collect();
+    let best = occurrences.iter().map(|(_, n)| *n).fold(0.0, f64::max);
+    if best == 0.0 {
+        return occurrences.into_iter().map(|(name, _)| name).collect();
+    }
+    occurrences.into_iter().filter(|(_, n)| *n >= best * LANGUAGE_SHARE).map(|(name, _)| name).collect()
+}
+
+pub fn build(
+    fields: &LexicalFields,
+    query: &ParsedQuery,
+    filters: &Filters,
+    languages: &[&'static str],
+) -> Option<Box<dyn Query>> {
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+
+    for phrase in &query.phrases {
+        let per_language: Vec<(Occur, Box<dyn Query>)> = languages
+            .iter()
+            .filter_map(|name| {
+                let field = *fields.text.get(name)?;
+                sequence_query(field, &analyze(name, phrase)).map(|q| (Occur::Should, q))
+            })
+            .collect();
+        if !per_language.is_empty() {
+            clauses.push((Occur::Must, Box::new(BooleanQuery::new(per_language))));
+        }
+    }
+
+    let mut free: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for name in languages {
+        let (Some(&text), Some(&title)) = (fields.text.get(name), fields.title.get(name)) else { continue };
+        let tokens = analyze(name, &query.free_text);
+        for (_, term) in &tokens {
+            free.push((Occur::Should, term_query(text, term)));
+            free.push((Occur::Should, Box::new(BoostQuery::new(term_query(title, term), TITLE_BOOST))));
+        }
+        if tokens.len() >= 2
+            && let Some(phrase) = sequence_query(text, &tokens)
+        {
+            free.push((Occur::Should, Box::new(BoostQuery::new(phrase, PROXIMITY_BOOST))));
+        }
+    }
+    let has_terms = !free.is_empty();
+    if has_terms {
+        let occur = if clauses.is_empty() { Occur::Must } else { Occur::Should };
+        clauses.push((occur, Box::new(BooleanQuery::new(free))));
+    }
+    if clauses.is_empty() {
+        return None;
+    }
+
+    if let Some(language) = &filters.language {
+        clauses.push((Occur::Must, term_query(fields.language, language)));
+    }
+    if let Some(work) = &filters.work {
+        clauses.push((Occur::Must, term_query(fields.work, work)));
+    }
+    Some(Box::new(BooleanQuery::new(clauses)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_become_phrases() {
+        let q = parse_query(r#"origin "natural selection" of species"#);
+        assert_eq!(q.phrases, vec!["natural selection"]);
+        assert_eq!(q.free_text, "origin   of species");
+    }
+
+    #[test]
+    fn unpaired_quote_and_syntax_characters_are_plain_text() {
+        let q = parse_query(r#"natural (selection" -x* a:b"#);
+        assert!(q.phrases.is_empty());
+        assert!(q.free_text.contains("selection"));
+        let q = parse_query("„Kampf um’s Daseyn“");
+        assert_eq!(q.phrases, vec!["Kampf um’s Daseyn"]);
+    }
+
+    #[test]
+    fn empty_quotes_are_dropped() {
+        assert_eq!(parse_query(r#""" x"#).phrases, Vec::<String>::new());
+    }
+}

@@ -1,0 +1,19 @@
+//! evident: a read-only knowledge access layer that gives research agents
+//! structured evidence. `index build` ingests a corpus into an index
+//! generation; readers search it through retrieval lanes.
+//!
+//! See ARCHITECTURE.md for the code map and the invariants.
+
+pub mod chunk;
+pub mod cli;
+pub mod corpus;
+pub mod error;
+pub mod index;
+pub mod lane;
+pub mod lexical;
+pub mod linker;
+pub mod passage;
+pub mod search;
+pub mod store;
+
+pub use error::{Error, Result};

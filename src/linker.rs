@@ -1,0 +1,176 @@
+//! Entity linking: finds the entities a passage mentions by matching their
+//! aliases as whole words, case-insensitively, in the passage's language
+//! (aliases tagged `*` match in every language). Matches are leftmost-longest
+//! and never overlap, so "natural selection" is not also counted as "selection".
+
+use std::collections::{BTreeMap, HashMap};
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::corpus::Entity;
+
+/// One entity a passage mentions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    pub entity: String,
+    /// The first alias that matched, as written in entities.jsonl.
+    pub alias: String,
+    pub count: u32,
+    /// True when the matched alias belongs to several entities.
+    pub ambiguous: bool,
+}
+
+struct Pattern {
+    tokens: Vec<String>,
+    alias: String,
+    entities: Vec<String>,
+}
+
+pub struct Linker {
+    /// language → first token → patterns, longest first.
+    by_language: HashMap<String, HashMap<String, Vec<Pattern>>>,
+}
+
+impl Linker {
+    pub fn new(entities: &[Entity]) -> Self {
+        // (language, normalised tokens) → (alias text, owning entities)
+        let mut grouped: BTreeMap<(String, Vec<String>), (String, Vec<String>)> = BTreeMap::new();
+        for entity in entities {
+            for alias in &entity.aliases {
+                let tokens = normalized_words(&alias.name);
+                if tokens.is_empty() {
+                    continue;
+                }
+                let slot =
+                    grouped.entry((alias.language.clone(), tokens)).or_insert_with(|| (alias.name.clone(), Vec::new()));
+                if !slot.1.contains(&entity.id) {
+                    slot.1.push(entity.id.clone());
+                }
+            }
+        }
+        let mut by_language: HashMap<String, HashMap<String, Vec<Pattern>>> = HashMap::new();
+        for ((language, tokens), (alias, mut owners)) in grouped {
+            owners.sort();
+            let first = tokens[0].clone();
+            by_language.entry(language).or_default().entry(first).or_default().push(Pattern {
+                tokens,
+                alias,
+                entities: owners,
+            });
+        }
+        for table in by_language.values_mut() {
+            for patterns in table.values_mut() {
+                patterns.sort_by(|a, b| b.tokens.len().cmp(&a.tokens.len()).then(a.tokens.cmp(&b.tokens)));
+            }
+        }
+        Self { by_language }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_language.is_empty()
+    }
+
+    /// Mentions in `text`, sorted by entity id.
+    pub fn link(&self, text: &str, language: &str) -> Vec<Mention> {
+        let tables: Vec<&HashMap<String, Vec<Pattern>>> =
+            [language, "*"].iter().filter_map(|l| self.by_language.get(*l)).collect();
+        if tables.is_empty() {
+            return Vec::new();
+        }
+        let words = normalized_words(text);
+        let mut found: BTreeMap<&str, Mention> = BTreeMap::new();
+        let mut i = 0;
+        while i < words.len() {
+            let best = tables
+                .iter()
+                .filter_map(|t| t.get(&words[i]))
+                .flat_map(|patterns| patterns.iter())
+                .filter(|p| words[i..].starts_with(&p.tokens))
+                .max_by_key(|p| p.tokens.len());
+            match best {
+                Some(pattern) => {
+                    let ambiguous = pattern.entities.len() > 1;
+                    for entity in &pattern.entities {
+                        found
+                            .entry(entity)
+                            .and_modify(|m| {
+                                m.count += 1;
+                                m.ambiguous &= ambiguous;
+                            })
+                            .or_insert_with(|| Mention {
+                                entity: entity.clone(),
+                                alias: pattern.alias.clone(),
+                                count: 1,
+                                ambiguous,
+                            });
+                    }
+                    i += pattern.tokens.len();
+                }
+                None => i += 1,
+            }
+        }
+        found.into_values().collect()
+    }
+}
+
+/// Lower-cased words by UAX #29, with typographic apostrophes made plain so that
+/// `um’s` and `um's` match.
+pub fn normalized_words(text: &str) -> Vec<String> {
+    text.unicode_words().map(|w| w.replace('\u{2019}', "'").to_lowercase()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Alias;
+    use std::collections::BTreeMap;
+
+    fn entity(id: &str, aliases: &[(&str, &str)]) -> Entity {
+        Entity {
+            id: id.into(),
+            name: id.into(),
+            kind: "concept".into(),
+            aliases: aliases
+                .iter()
+                .map(|(l, n)| Alias { name: (*n).into(), language: (*l).into(), review_status: "draft".into() })
+                .collect(),
+            period: None,
+            status: None,
+            review_status: "draft".into(),
+            ambiguous: false,
+            senses: vec![],
+            definition: None,
+            relations: vec![],
+            extra: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn longest_match_wins_and_language_matters() {
+        let linker = Linker::new(&[
+            entity("c.ns", &[("en", "natural selection"), ("de", "natürliche Züchtung")]),
+            entity("c.sel", &[("en", "selection")]),
+        ]);
+        let m = linker.link("Natural Selection acts; selection by man too.", "en");
+        assert_eq!(m.len(), 2);
+        assert_eq!((m[0].entity.as_str(), m[0].count), ("c.ns", 1));
+        assert_eq!((m[1].entity.as_str(), m[1].count), ("c.sel", 1));
+        assert!(linker.link("natural selection", "de").is_empty());
+        assert_eq!(linker.link("Die natürliche Züchtung wirkt.", "de")[0].entity, "c.ns");
+    }
+
+    #[test]
+    fn whole_words_only_and_apostrophes_fold() {
+        let linker =
+            Linker::new(&[entity("c.evo", &[("en", "evolution")]), entity("c.kampf", &[("de", "Kampf um’s Daseyn")])]);
+        assert!(linker.link("The revolution began.", "en").is_empty());
+        assert_eq!(linker.link("der Kampf um's Daseyn", "de").len(), 1);
+    }
+
+    #[test]
+    fn shared_alias_links_every_owner_as_ambiguous() {
+        let linker = Linker::new(&[entity("c.a", &[("en", "variety")]), entity("c.b", &[("en", "variety")])]);
+        let m = linker.link("a new variety", "en");
+        assert_eq!(m.len(), 2);
+        assert!(m.iter().all(|x| x.ambiguous));
+    }
+}

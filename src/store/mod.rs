@@ -1,0 +1,11 @@
+//! The SQLite metadata store (`meta.sqlite`): sources, works, documents,
+//! passages, entities, aliases, terminology, passage–entity links and periods.
+//! The writer runs once per generation; readers open it read-only.
+
+mod read;
+mod schema;
+mod write;
+
+pub use read::{CountedTable, PassageRow, Store};
+pub use schema::SCHEMA_VERSION;
+pub use write::write_store;

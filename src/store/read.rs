@@ -1,0 +1,153 @@
+//! Read-only access to a generation's store.
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::schema::SCHEMA_VERSION;
+use crate::error::{Error, Result};
+use crate::linker::Mention;
+use crate::passage::Passage;
+
+pub struct Store {
+    conn: Connection,
+}
+
+/// A passage with the document fields a search result shows.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PassageRow {
+    pub passage_id: String,
+    pub document_id: String,
+    pub ordinal: u32,
+    pub text: String,
+    pub language: String,
+    pub byte_start: u64,
+    pub byte_end: u64,
+    pub line_start: u32,
+    pub line_end: u32,
+    pub title: Option<String>,
+    pub work: Option<String>,
+    pub section: Option<String>,
+    pub year: Option<i32>,
+    pub witness: Option<String>,
+    pub period: Option<String>,
+    pub source: String,
+}
+
+const PASSAGE_COLUMNS: &str = "p.id, p.document_id, p.ordinal, p.text, p.language, p.byte_start, p.byte_end, \
+     p.line_start, p.line_end, d.title, d.work_id, d.section, d.year, d.witness, d.period_id, s.path";
+
+impl Store {
+    pub fn open(path: &Path) -> Result<Self> {
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        let version: Option<String> =
+            conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional()?;
+        if version.as_deref() != Some(SCHEMA_VERSION.to_string().as_str()) {
+            return Err(Error::IndexCorrupt {
+                path: path.to_owned(),
+                reason: format!("metadata schema version {version:?}, expected {SCHEMA_VERSION}"),
+            });
+        }
+        Ok(Self { conn })
+    }
+
+    pub fn passage(&self, id: &str) -> Result<Option<PassageRow>> {
+        let sql = format!(
+            "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
+             JOIN sources s ON s.id = d.source_id WHERE p.id = ?1"
+        );
+        Ok(self.conn.query_row(&sql, [id], passage_row).optional()?)
+    }
+
+    /// Rows for `ids`, in the order given; unknown ids are skipped.
+    pub fn passages(&self, ids: &[String]) -> Result<Vec<PassageRow>> {
+        let sql = format!(
+            "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
+             JOIN sources s ON s.id = d.source_id WHERE p.id = ?1"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut rows = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(row) = stmt.query_row([id], passage_row).optional()? {
+                rows.push(row);
+            }
+        }
+        Ok(rows)
+    }
+
+    pub fn count(&self, table: CountedTable) -> Result<u64> {
+        let sql = format!("SELECT COUNT(*) FROM {}", table.name());
+        Ok(self.conn.query_row(&sql, [], |r| r.get::<_, i64>(0))? as u64)
+    }
+
+    /// Passages (with entity links) of every document whose source file has
+    /// `sha256`, keyed by document id; used to reuse unchanged sources.
+    pub fn passages_of_source(&self, path: &str, sha256: &str) -> Result<BTreeMap<String, Vec<Passage>>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT p.id, p.document_id, p.ordinal, p.text, p.byte_start, p.byte_end, p.line_start, p.line_end, \
+             p.language, p.words FROM passages p JOIN documents d ON d.id = p.document_id \
+             JOIN sources s ON s.id = d.source_id WHERE s.path = ?1 AND s.sha256 = ?2 \
+             ORDER BY p.document_id, p.ordinal",
+        )?;
+        let mut out: BTreeMap<String, Vec<Passage>> = BTreeMap::new();
+        let rows = stmt.query_map(params![path, sha256], |r| {
+            Ok(Passage {
+                id: r.get(0)?,
+                document_id: r.get(1)?,
+                ordinal: r.get(2)?,
+                text: r.get(3)?,
+                byte_start: r.get::<_, i64>(4)? as u64,
+                byte_end: r.get::<_, i64>(5)? as u64,
+                line_start: r.get(6)?,
+                line_end: r.get(7)?,
+                language: r.get(8)?,
+                words: r.get(9)?,
+                mentions: Vec::<Mention>::new(),
+            })
+        })?;
+        for row in rows {
+            let passage = row?;
+            out.entry(passage.document_id.clone()).or_default().push(passage);
+        }
+        Ok(out)
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum CountedTable {
+    Documents,
+    Passages,
+    Entities,
+}
+
+impl CountedTable {
+    fn name(self) -> &'static str {
+        match self {
+            CountedTable::Documents => "documents",
+            CountedTable::Passages => "passages",
+            CountedTable::Entities => "entities",
+        }
+    }
+}
+
+fn passage_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PassageRow> {
+    Ok(PassageRow {
+        passage_id: r.get(0)?,
+        document_id: r.get(1)?,
+        ordinal: r.get(2)?,
+        text: r.get(3)?,
+        language: r.get(4)?,
+        byte_start: r.get::<_, i64>(5)? as u64,
+        byte_end: r.get::<_, i64>(6)? as u64,
+        line_start: r.get(7)?,
+        line_end: r.get(8)?,
+        title: r.get(9)?,
+        work: r.get(10)?,
+        section: r.get(11)?,
+        year: r.get(12)?,
+        witness: r.get(13)?,
+        period: r.get(14)?,
+        source: r.get(15)?,
+    })
+}

@@ -1,0 +1,164 @@
+//! Writes a complete store in one transaction.
+
+use rusqlite::{Connection, params};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::schema::{SCHEMA, SCHEMA_VERSION};
+use crate::corpus::Corpus;
+use crate::error::Result;
+use crate::linker::normalized_words;
+use crate::passage::Passage;
+
+/// Writes `meta.sqlite` for `corpus`; `passages[i]` belongs to `corpus.documents[i]`.
+pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> Result<()> {
+    let mut conn = Connection::open(path)?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    conn.pragma_update(None, "journal_mode", "DELETE")?;
+    let tx = conn.transaction()?;
+    tx.execute_batch(SCHEMA)?;
+    tx.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
+    tx.execute("INSERT INTO meta (key, value) VALUES ('corpus_name', ?1)", [&corpus.config.name])?;
+
+    let mut source_ids = BTreeMap::new();
+    {
+        let mut insert = tx.prepare("INSERT INTO sources (id, path, sha256, bytes) VALUES (?1, ?2, ?3, ?4)")?;
+        for (i, source) in corpus.sources.iter().enumerate() {
+            let id = i as i64 + 1;
+            insert.execute(params![id, source.path, source.sha256, source.bytes as i64])?;
+            source_ids.insert(source.path.as_str(), id);
+        }
+    }
+    {
+        let mut insert =
+            tx.prepare("INSERT INTO periods (id, label, start_year, end_year, ord) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+        for (ord, p) in corpus.config.periods.iter().enumerate() {
+            insert.execute(params![p.id, p.label, p.start, p.end, ord as i64])?;
+        }
+    }
+    {
+        let works: BTreeSet<&str> = corpus.documents.iter().filter_map(|d| d.work.as_deref()).collect();
+        let mut insert = tx.prepare("INSERT INTO works (id) VALUES (?1)")?;
+        for work in works {
+            insert.execute([work])?;
+        }
+    }
+    {
+        let mut insert_doc = tx.prepare(
+            "INSERT INTO documents (id, title, work_id, section, section_order, date, year, language, author, \
+             witness, period_id, source_id, source_line, span_basis, extra) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        )?;
+        let mut insert_passage = tx.prepare(
+            "INSERT INTO passages (id, document_id, ordinal, text, byte_start, byte_end, line_start, line_end, \
+             language, words) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?;
+        let mut insert_link = tx.prepare(
+            "INSERT INTO passage_entities (passage_id, entity_id, alias, mentions, ambiguous) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        // Entities are inserted before links so foreign keys hold.
+        insert_entities(&tx, corpus)?;
+        for (doc, doc_passages) in corpus.documents.iter().zip(passages) {
+            let period = corpus.config.period_of(doc.year).map(|p| p.id.as_str());
+            let extra = serde_json::to_string(&doc.extra).unwrap_or_else(|_| "{}".into());
+            insert_doc.execute(params![
+                doc.id,
+                doc.title,
+                doc.work,
+                doc.section,
+                doc.section_order,
+                doc.date,
+                doc.year,
+                doc.language,
+                doc.author,
+                doc.witness,
+                period,
+                source_ids.get(doc.source.as_str()),
+                doc.location.line.unwrap_or(1) as i64,
+                doc.span_basis.as_str(),
+                extra,
+            ])?;
+            for p in doc_passages {
+                insert_passage.execute(params![
+                    p.id,
+                    p.document_id,
+                    p.ordinal,
+                    p.text,
+                    p.byte_start as i64,
+                    p.byte_end as i64,
+                    p.line_start,
+                    p.line_end,
+                    p.language,
+                    p.words,
+                ])?;
+                for m in &p.mentions {
+                    insert_link.execute(params![p.id, m.entity, m.alias, m.count, m.ambiguous])?;
+                }
+            }
+        }
+    }
+    insert_terminology(&tx, corpus)?;
+    tx.commit()?;
+    conn.execute_batch("ANALYZE;")?;
+    conn.close().map_err(|(_, e)| e)?;
+    Ok(())
+}
+
+fn insert_entities(tx: &rusqlite::Transaction<'_>, corpus: &Corpus) -> Result<()> {
+    let mut insert_entity = tx.prepare(
+        "INSERT INTO entities (id, name, kind, period, status, review_status, ambiguous, senses, definition, extra) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    let mut insert_alias = tx.prepare(
+        "INSERT OR IGNORE INTO aliases (entity_id, language, alias, normalized, review_status) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for e in &corpus.entities {
+        insert_entity.execute(params![
+            e.id,
+            e.name,
+            e.kind,
+            e.period,
+            e.status,
+            e.review_status,
+            e.ambiguous,
+            serde_json::to_string(&e.senses).unwrap_or_else(|_| "[]".into()),
+            e.definition,
+            serde_json::to_string(&e.extra).unwrap_or_else(|_| "{}".into()),
+        ])?;
+        for a in &e.aliases {
+            let normalized = normalized_words(&a.name).join(" ");
+            insert_alias.execute(params![e.id, a.language, a.name, normalized, a.review_status])?;
+        }
+    }
+    // Relations may point forward, so they go in once every entity exists.
+    let mut insert_relation =
+        tx.prepare("INSERT OR IGNORE INTO entity_relations (entity_id, relation, target_id) VALUES (?1, ?2, ?3)")?;
+    for e in &corpus.entities {
+        for r in &e.relations {
+            insert_relation.execute(params![e.id, r.relation, r.target])?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_terminology(tx: &rusqlite::Transaction<'_>, corpus: &Corpus) -> Result<()> {
+    let mut insert = tx.prepare(
+        "INSERT INTO terminology (entity_id, source_language, source_term, target_language, target_term, \
+         review_status, warnings, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for t in &corpus.terminology {
+        insert.execute(params![
+            t.entity,
+            t.source_language,
+            t.source_term,
+            t.target_language,
+            t.target_term,
+            t.review_status,
+            serde_json::to_string(&t.warnings).unwrap_or_else(|_| "[]".into()),
+            t.note,
+        ])?;
+    }
+    Ok(())
+}

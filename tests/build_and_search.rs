@@ -1,0 +1,186 @@
+//! End-to-end: `evident index build` then `evident search`, on corpora built here.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::*;
+use rusqlite::Connection;
+
+type PassageSpan = (String, String, i64, i64, i64, i64);
+
+fn passages(index: &std::path::Path) -> Vec<PassageSpan> {
+    let generation = current_generation(index);
+    let db = index.join("generations").join(generation).join("meta.sqlite");
+    let conn = Connection::open(db).unwrap();
+    let mut stmt =
+        conn.prepare("SELECT id, text, byte_start, byte_end, line_start, line_end FROM passages ORDER BY id").unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn build_prints_summary_and_search_finds_passages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    let out = build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("built gen-000001: 5 documents, "), "{}", out.stdout);
+    assert!(out.stdout.contains("3 entities"), "{}", out.stdout);
+
+    let hits = search_json(&index, "struggle for existence", &[]);
+    let first = &hits[0];
+    assert!(first["passage_id"].as_str().unwrap().starts_with("p.ed-18"));
+    assert!(first["text"].as_str().unwrap().to_lowercase().contains("struggle for"));
+    assert_eq!(first["rank"], 1);
+    assert!(!first["highlights"].as_array().unwrap().is_empty());
+
+    let table = run(&["search", "struggle for existence", "--index", path(&index), "-k", "2"]);
+    assert_eq!(table.code, 0);
+    assert!(table.stdout.contains("  1  p.ed-"), "{}", table.stdout);
+    assert!(table.stdout.contains("[struggle]"), "{}", table.stdout);
+}
+
+#[test]
+fn passage_spans_point_at_the_source_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+    let source = std::fs::read_to_string(corpus.join("docs/ed-1859-ch1.md")).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    let rows: Vec<_> = passages(&index).into_iter().filter(|p| p.0.starts_with("p.ed-1859.ch1.")).collect();
+    assert!(rows.len() > 3);
+    for (id, text, start, end, line_start, line_end) in rows {
+        let span = &source[start as usize..end as usize];
+        assert_eq!(span.split_whitespace().collect::<Vec<_>>().join(" "), text, "{id}");
+        let first_word = text.split_whitespace().next().unwrap();
+        assert!(lines[line_start as usize - 1].contains(first_word), "{id} starts on line {line_start}");
+        let last_word = text.split_whitespace().last().unwrap();
+        assert!(lines[line_end as usize - 1].contains(last_word), "{id} ends on line {line_end}");
+    }
+}
+
+#[test]
+fn two_builds_give_identical_passages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus");
+    small_corpus(&corpus);
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    assert_eq!(build(&corpus, &a).code, 0);
+    assert_eq!(build(&corpus, &b).code, 0);
+    let (pa, pb) = (passages(&a), passages(&b));
+    assert!(pa.len() > 20, "only {} passages", pa.len());
+    assert_eq!(pa, pb);
+    assert_eq!(ids(&search_json(&a, "natural selection", &[])), ids(&search_json(&b, "natural selection", &[])));
+}
+
+#[test]
+fn rebuild_reuses_unchanged_sources_and_matches_a_fresh_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+    let again = build(&corpus, &index);
+    assert!(again.stdout.contains("5 of 5 sources reused"), "{}", again.stdout);
+
+    let doc = corpus.join("docs/ed-1859-ch2.md");
+    let text = std::fs::read_to_string(&doc).unwrap() + "\nA new closing sentence about natural selection.\n";
+    std::fs::write(&doc, text).unwrap();
+    let changed = build(&corpus, &index);
+    assert!(changed.stdout.contains("4 of 5 sources reused"), "{}", changed.stdout);
+    assert_eq!(current_generation(&index), "gen-000003");
+
+    let fresh = tmp.path().join("fresh");
+    assert_eq!(build(&corpus, &fresh).code, 0);
+    assert_eq!(passages(&index), passages(&fresh));
+    // Only the last two generations are kept.
+    let mut generations: Vec<String> = std::fs::read_dir(index.join("generations"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    generations.sort();
+    assert_eq!(generations, vec!["gen-000002", "gen-000003"]);
+}
+
+#[test]
+fn language_and_work_filters_restrict_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+
+    let german = search_json(&index, "natürliche Züchtung", &["--language", "de"]);
+    assert!(!german.as_array().unwrap().is_empty());
+    assert!(german.as_array().unwrap().iter().all(|h| h["language"] == "de"));
+
+    let late = search_json(&index, "survival of the fittest", &["--work", "ed-1872"]);
+    assert!(!late.as_array().unwrap().is_empty());
+    assert!(late.as_array().unwrap().iter().all(|h| h["work"] == "ed-1872"));
+
+    // An English query is not answered first by German passages.
+    let english = search_json(&index, "natural selection", &["-k", "3"]);
+    assert!(english.as_array().unwrap().iter().all(|h| h["language"] == "en"), "{english}");
+}
+
+#[test]
+fn quoted_phrase_must_match_in_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+    let hits = search_json(&index, "\"survival of the fittest\"", &["-k", "50"]);
+    let hits = hits.as_array().unwrap();
+    assert!(!hits.is_empty());
+    assert!(hits.iter().all(|h| h["text"].as_str().unwrap().contains("survival of the fittest")));
+    assert!(search_json(&index, "\"fittest the of survival\"", &[]).as_array().unwrap().is_empty());
+}
+
+#[test]
+fn query_syntax_characters_never_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+    for query in [
+        "natural (selection",
+        "\"natural selection",
+        "selection:",
+        "-struggle",
+        "struggle*",
+        "a:b(c)[d]{e}^2~3",
+        "\"\"",
+        "AND OR NOT",
+        "\\",
+        "+++---",
+        "“Kampf um’s Daseyn”",
+    ] {
+        let out = run(&["search", query, "--index", path(&index), "--json"]);
+        assert_eq!(out.code, 0, "query {query:?}: {}", out.stderr);
+        assert!(serde_json::from_str::<serde_json::Value>(&out.stdout).is_ok(), "query {query:?}");
+    }
+}
+
+#[test]
+fn beir_layout_indexes_as_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("beir"), tmp.path().join("index"));
+    write(
+        &corpus,
+        "corpus.jsonl",
+        concat!(
+            r#"{"_id": "d1", "title": "Vitamin D", "text": "Vitamin D deficiency is common in winter.", "metadata": {}}"#,
+            "\n",
+            r#"{"_id": "d2", "title": "Sleep", "text": "Sleep loss impairs memory consolidation.", "metadata": {}}"#,
+            "\n"
+        ),
+    );
+    write(&corpus, "queries.jsonl", r#"{"_id": "q1", "text": "vitamin"}"#);
+    write(&corpus, "qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\n");
+    let out = build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("2 documents, 2 passages"), "{}", out.stdout);
+    assert_eq!(ids(&search_json(&index, "memory", &[])), vec!["p.d2.0001"]);
+}
