@@ -65,10 +65,6 @@ impl Linker {
         Self { by_language }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.by_language.is_empty()
-    }
-
     /// Mentions in `text`, sorted by entity id.
     pub fn link(&self, text: &str, language: &str) -> Vec<Mention> {
         let tables: Vec<&HashMap<String, Vec<Pattern>>> =

@@ -6,7 +6,6 @@ use std::path::Path;
 
 use crate::error::Result;
 use crate::index::{Generation, IndexDir, Manifest};
-use crate::lane::LaneHits;
 use crate::lexical::{Filters, LexicalIndex, analyzed_terms, highlight, parse_query};
 use crate::store::{PassageRow, Store};
 
@@ -46,29 +45,17 @@ impl Searcher {
         Ok(Self { generation, manifest, store, lexical })
     }
 
-    pub fn lexical_lane(&self, request: &SearchRequest, depth: usize) -> Result<LaneHits> {
-        self.lexical.search(&parse_query(&request.query), &request.filters, depth)
-    }
-
     pub fn search(&self, request: &SearchRequest) -> Result<Vec<SearchHit>> {
         let parsed = parse_query(&request.query);
         let lane = self.lexical.search(&parsed, &request.filters, request.top_k)?;
-        let ids: Vec<String> = lane.hits.iter().map(|h| h.passage_id.clone()).collect();
-        let rows = self.store.passages(&ids)?;
-        let hits = lane
-            .hits
-            .iter()
-            .zip(rows)
-            .map(|(hit, passage)| {
-                let terms = analyzed_terms(&parsed, &passage.language);
-                let highlights = highlight(&passage.text, &passage.language, &terms);
-                SearchHit { rank: hit.rank, score: hit.score, passage, highlights }
-            })
-            .collect();
+        let mut hits = Vec::with_capacity(lane.hits.len());
+        for hit in &lane.hits {
+            // The lexical index and the store come from one generation, so every id resolves.
+            let Some(passage) = self.store.passage(&hit.passage_id)? else { continue };
+            let terms = analyzed_terms(&parsed, &passage.language);
+            let highlights = highlight(&passage.text, &passage.language, &terms);
+            hits.push(SearchHit { rank: hit.rank, score: hit.score, passage, highlights });
+        }
         Ok(hits)
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
     }
 }

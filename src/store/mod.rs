@@ -6,6 +6,6 @@ mod read;
 mod schema;
 mod write;
 
-pub use read::{CountedTable, PassageRow, Store};
+pub use read::{PassageRow, Store};
 pub use schema::SCHEMA_VERSION;
 pub use write::write_store;

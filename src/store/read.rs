@@ -57,28 +57,16 @@ impl Store {
             "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
              JOIN sources s ON s.id = d.source_id WHERE p.id = ?1"
         );
-        Ok(self.conn.query_row(&sql, [id], passage_row).optional()?)
+        Ok(self.conn.prepare_cached(&sql)?.query_row([id], passage_row).optional()?)
     }
 
     /// Rows for `ids`, in the order given; unknown ids are skipped.
     pub fn passages(&self, ids: &[String]) -> Result<Vec<PassageRow>> {
-        let sql = format!(
-            "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
-             JOIN sources s ON s.id = d.source_id WHERE p.id = ?1"
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut rows = Vec::with_capacity(ids.len());
         for id in ids {
-            if let Some(row) = stmt.query_row([id], passage_row).optional()? {
-                rows.push(row);
-            }
+            rows.extend(self.passage(id)?);
         }
         Ok(rows)
-    }
-
-    pub fn count(&self, table: CountedTable) -> Result<u64> {
-        let sql = format!("SELECT COUNT(*) FROM {}", table.name());
-        Ok(self.conn.query_row(&sql, [], |r| r.get::<_, i64>(0))? as u64)
     }
 
     /// Passages (with entity links) of every document whose source file has
@@ -111,23 +99,6 @@ impl Store {
             out.entry(passage.document_id.clone()).or_default().push(passage);
         }
         Ok(out)
-    }
-}
-
-#[derive(Debug, Clone, Copy)]
-pub enum CountedTable {
-    Documents,
-    Passages,
-    Entities,
-}
-
-impl CountedTable {
-    fn name(self) -> &'static str {
-        match self {
-            CountedTable::Documents => "documents",
-            CountedTable::Passages => "passages",
-            CountedTable::Entities => "entities",
-        }
     }
 }
 
