@@ -100,6 +100,15 @@ pub enum Error {
 
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+
+    #[error(
+        "the index was built with embedding model {index_model} ({index_dimension} dimensions) but this \
+         installation has {model} ({dimension} dimensions); rebuild the index with `evident index build`"
+    )]
+    ModelMismatch { index_model: String, index_dimension: usize, model: String, dimension: usize },
+
+    #[error("the vector lane is unavailable: {0}")]
+    VectorLaneUnavailable(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -8,12 +8,16 @@ pub mod chunk;
 pub mod cli;
 pub mod corpus;
 pub mod error;
+pub mod eval;
+pub mod fusion;
 pub mod index;
 pub mod lane;
 pub mod lexical;
 pub mod linker;
 pub mod passage;
+pub mod routing;
 pub mod search;
 pub mod store;
+pub mod vector;
 
 pub use error::{Error, Result};

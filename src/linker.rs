@@ -65,10 +65,20 @@ impl Linker {
         Self { by_language }
     }
 
-    /// Mentions in `text`, sorted by entity id.
+    /// Mentions in `text` of `language`, sorted by entity id.
     pub fn link(&self, text: &str, language: &str) -> Vec<Mention> {
         let tables: Vec<&HashMap<String, Vec<Pattern>>> =
             [language, "*"].iter().filter_map(|l| self.by_language.get(*l)).collect();
+        Self::link_with(&tables, text)
+    }
+
+    /// Mentions in `text` whatever its language (for queries, whose language is unknown).
+    pub fn link_any_language(&self, text: &str) -> Vec<Mention> {
+        let tables: Vec<&HashMap<String, Vec<Pattern>>> = self.by_language.values().collect();
+        Self::link_with(&tables, text)
+    }
+
+    fn link_with(tables: &[&HashMap<String, Vec<Pattern>>], text: &str) -> Vec<Mention> {
         if tables.is_empty() {
             return Vec::new();
         }

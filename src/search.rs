@@ -1,13 +1,22 @@
-//! The reader side: opens the serving generation and answers searches. Until
-//! fusion arrives this runs the lexical lane alone.
+//! The reader side: opens the serving generation and answers searches by
+//! routing the query to lanes (see `routing`), running them, and fusing their
+//! ranked lists (see `fusion`).
 
 use serde::Serialize;
 use std::path::Path;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Generation, IndexDir, Manifest};
-use crate::lexical::{Filters, LexicalIndex, analyzed_terms, highlight, parse_query};
+use crate::lane::{Lane, LaneHits};
+use crate::lexical::{Filters, LexicalIndex, ParsedQuery, analyzed_terms, highlight, parse_query};
+use crate::linker::Linker;
+use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::store::{PassageRow, Store};
+use crate::vector::{Embedder, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
+
+/// Candidates each lane contributes before fusion.
+pub const DEFAULT_DEPTH: usize = 100;
 
 /// A generation opened for reading. Holds no mutable state.
 pub struct Searcher {
@@ -15,47 +24,205 @@ pub struct Searcher {
     pub manifest: Manifest,
     store: Store,
     lexical: LexicalIndex,
+    linker: Linker,
+    vector: Result<VectorLane, String>,
 }
 
-#[derive(Debug, Clone, Default)]
+struct VectorLane {
+    embedder: Embedder,
+    store: Box<dyn VectorStore>,
+}
+
+#[derive(Debug, Clone)]
 pub struct SearchRequest {
     pub query: String,
     pub top_k: usize,
     pub filters: Filters,
+    pub mode: RetrievalMode,
+    /// Candidates per lane (at least `top_k`).
+    pub depth: usize,
+    pub fusion: FusionMethod,
+}
+
+impl Default for SearchRequest {
+    fn default() -> Self {
+        Self {
+            query: String::new(),
+            top_k: 10,
+            filters: Filters::default(),
+            mode: RetrievalMode::Auto,
+            depth: DEFAULT_DEPTH,
+            fusion: FusionMethod::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchHit {
     pub rank: u32,
-    /// BM25 score from the lexical lane; comparable only within one result list.
-    pub score: f32,
+    /// The fused rank score; comparable only within one result list.
+    pub score: f64,
+    /// This passage's 1-based rank in each lane that found it.
+    pub component_ranks: Vec<(Lane, u32)>,
     #[serde(flatten)]
     pub passage: PassageRow,
     /// Byte ranges in `passage.text` of words matching the query.
     pub highlights: Vec<(usize, usize)>,
 }
 
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchOutcome {
+    pub route: Route,
+    pub lanes: Vec<Lane>,
+    /// Candidates each lane returned, in lane order.
+    pub lane_counts: Vec<(Lane, usize)>,
+    pub vector_enabled: bool,
+    /// Why the vector lane is off, when it is.
+    pub vector_disabled_reason: Option<String>,
+    /// Entities the query resolved to (used by the entity lane).
+    pub resolved_entities: Vec<String>,
+    pub hits: Vec<SearchHit>,
+}
+
 impl Searcher {
-    pub fn open(index_dir: &Path) -> Result<Self> {
+    /// Opens the serving generation. An index whose vectors were made by a
+    /// different model than the installed one is refused; a missing model only
+    /// disables the vector lane.
+    pub fn open(index_dir: &Path, models_dir: Option<&Path>) -> Result<Self> {
         let index = IndexDir::open(index_dir)?;
         let generation = index.require_current()?;
         let manifest = Manifest::read(&generation.manifest_path())?;
         let store = Store::open(&generation.store_path())?;
         let lexical = LexicalIndex::open(&generation.lexical_path())?;
-        Ok(Self { generation, manifest, store, lexical })
+        let linker = Linker::new(&store.entities()?);
+        let vector = match &manifest.vector {
+            None => Err(manifest.vector_skipped.clone().map_or_else(
+                || "the index has no vectors".into(),
+                |r| format!("the index was built without vectors ({r})"),
+            )),
+            Some(vm) => match Embedder::load(&models_dir.map_or_else(default_models_dir, Path::to_owned)) {
+                Err(reason) => Err(reason.0),
+                Ok(embedder) => {
+                    let info = embedder.info();
+                    if info.model_id != vm.model_id || info.dimension != vm.dimension {
+                        return Err(Error::ModelMismatch {
+                            index_model: vm.model_id.clone(),
+                            index_dimension: vm.dimension,
+                            model: info.model_id.clone(),
+                            dimension: info.dimension,
+                        });
+                    }
+                    open_store(vm, &generation.path).map(|store| VectorLane { embedder, store }).map_err(|e| e.0)
+                }
+            },
+        };
+        Ok(Self { generation, manifest, store, lexical, linker, vector })
     }
 
-    pub fn search(&self, request: &SearchRequest) -> Result<Vec<SearchHit>> {
+    pub fn vector_enabled(&self) -> bool {
+        self.vector.is_ok()
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Entities named in `query` by an alias that belongs to exactly one entity.
+    pub fn resolve_query_entities(&self, query: &str) -> Vec<String> {
+        self.linker.link_any_language(query).into_iter().filter(|m| !m.ambiguous).map(|m| m.entity).collect()
+    }
+
+    /// Runs one lane.
+    pub fn lane(
+        &self,
+        lane: Lane,
+        query: &str,
+        parsed: &ParsedQuery,
+        entities: &[String],
+        filters: &Filters,
+        depth: usize,
+    ) -> Result<LaneHits> {
+        match lane {
+            Lane::Lexical => self.lexical.search(parsed, filters, depth),
+            Lane::Exact => self.exact_lane(query, parsed, filters, depth),
+            Lane::Entity => {
+                let linked = self.store.passages_linked_to(
+                    entities,
+                    filters.language.as_deref(),
+                    filters.work.as_deref(),
+                    depth,
+                )?;
+                Ok(LaneHits::from_scored(Lane::Entity, linked.into_iter().map(|(id, n)| (id, n as f32)).collect()))
+            }
+            Lane::Vector => {
+                let lane = self.vector.as_ref().map_err(|reason| Error::VectorLaneUnavailable(reason.clone()))?;
+                let filter = VectorFilter {
+                    language: filters.language.clone(),
+                    work: filters.work.clone(),
+                    entity_ids: Vec::new(),
+                };
+                vector_lane(&lane.embedder, lane.store.as_ref(), query, parsed, filter, depth)
+                    .map_err(|e| Error::VectorLaneUnavailable(e.0))
+            }
+        }
+    }
+
+    /// A passage id finds that passage; otherwise the quoted phrases (or the
+    /// whole query) must occur as phrases.
+    fn exact_lane(&self, query: &str, parsed: &ParsedQuery, filters: &Filters, depth: usize) -> Result<LaneHits> {
+        let trimmed = query.trim();
+        if trimmed.starts_with("p.") && self.store.passage(trimmed)?.is_some() {
+            return Ok(LaneHits::from_scored(Lane::Exact, vec![(trimmed.to_owned(), 1.0)]));
+        }
+        let phrases = if parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { parsed.phrases.clone() };
+        let exact = ParsedQuery { phrases, free_text: String::new() };
+        let mut hits = self.lexical.search(&exact, filters, depth)?;
+        hits.lane = Lane::Exact;
+        Ok(hits)
+    }
+
+    pub fn search(&self, request: &SearchRequest) -> Result<SearchOutcome> {
         let parsed = parse_query(&request.query);
-        let lane = self.lexical.search(&parsed, &request.filters, request.top_k)?;
-        let mut hits = Vec::with_capacity(lane.hits.len());
-        for hit in &lane.hits {
-            // The lexical index and the store come from one generation, so every id resolves.
-            let Some(passage) = self.store.passage(&hit.passage_id)? else { continue };
+        let depth = request.depth.max(request.top_k);
+        let resolved_entities = self.resolve_query_entities(&request.query);
+        let signals =
+            QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
+        let route = route(request.mode, signals, self.vector.is_ok());
+        let lists: Vec<(LaneHits, f64)> = route
+            .lanes
+            .iter()
+            .map(|(lane, weight)| {
+                self.lane(*lane, &request.query, &parsed, &resolved_entities, &request.filters, depth)
+                    .map(|h| (h, *weight))
+            })
+            .collect::<Result<_>>()?;
+        let weighted: Vec<WeightedLane<'_>> =
+            lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
+        let fused = fuse(request.fusion, &weighted, request.top_k);
+
+        let mut hits = Vec::with_capacity(fused.len());
+        for item in fused {
+            // The index parts and the store come from one generation, so every id resolves.
+            let Some(passage) = self.store.passage(&item.passage_id)? else { continue };
             let terms = analyzed_terms(&parsed, &passage.language);
             let highlights = highlight(&passage.text, &passage.language, &terms);
-            hits.push(SearchHit { rank: hit.rank, score: hit.score, passage, highlights });
+            let rank = hits.len() as u32 + 1;
+            hits.push(SearchHit {
+                rank,
+                score: item.score,
+                component_ranks: item.component_ranks,
+                passage,
+                highlights,
+            });
         }
-        Ok(hits)
+        Ok(SearchOutcome {
+            lanes: lists.iter().map(|(l, _)| l.lane).collect(),
+            lane_counts: lists.iter().map(|(l, _)| (l.lane, l.hits.len())).collect(),
+            route,
+            vector_enabled: self.vector.is_ok(),
+            vector_disabled_reason: self.vector.as_ref().err().cloned(),
+            resolved_entities,
+            hits,
+        })
     }
 }

@@ -20,7 +20,7 @@ fn fixture() -> Fixture {
     let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
     small_corpus(&corpus);
     assert_eq!(build(&corpus, &index).code, 0);
-    let before = search_json(&index, "natural selection", &[]);
+    let before = search_hits(&index, "natural selection", &[]);
     Fixture { _tmp: tmp, corpus, index, before }
 }
 
@@ -33,7 +33,7 @@ impl Fixture {
         assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
         assert!(out.stderr.contains(needle), "expected {needle:?} in {}", out.stderr);
         assert_eq!(current_generation(&self.index), "gen-000001");
-        assert_eq!(search_json(&self.index, "natural selection", &[]), self.before);
+        assert_eq!(search_hits(&self.index, "natural selection", &[]), self.before);
         out.stderr
     }
 }

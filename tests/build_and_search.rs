@@ -30,7 +30,7 @@ fn build_prints_summary_and_search_finds_passages() {
     assert!(out.stdout.starts_with("built gen-000001: 5 documents, "), "{}", out.stdout);
     assert!(out.stdout.contains("3 entities"), "{}", out.stdout);
 
-    let hits = search_json(&index, "struggle for existence", &[]);
+    let hits = search_hits(&index, "struggle for existence", &[]);
     let first = &hits[0];
     assert!(first["passage_id"].as_str().unwrap().starts_with("p.ed-18"));
     assert!(first["text"].as_str().unwrap().to_lowercase().contains("struggle for"));
@@ -74,7 +74,7 @@ fn two_builds_give_identical_passages() {
     let (pa, pb) = (passages(&a), passages(&b));
     assert!(pa.len() > 20, "only {} passages", pa.len());
     assert_eq!(pa, pb);
-    assert_eq!(ids(&search_json(&a, "natural selection", &[])), ids(&search_json(&b, "natural selection", &[])));
+    assert_eq!(ids(&search_hits(&a, "natural selection", &[])), ids(&search_hits(&b, "natural selection", &[])));
 }
 
 #[test]
@@ -112,16 +112,16 @@ fn language_and_work_filters_restrict_results() {
     small_corpus(&corpus);
     assert_eq!(build(&corpus, &index).code, 0);
 
-    let german = search_json(&index, "natürliche Züchtung", &["--language", "de"]);
+    let german = search_hits(&index, "natürliche Züchtung", &["--language", "de"]);
     assert!(!german.as_array().unwrap().is_empty());
     assert!(german.as_array().unwrap().iter().all(|h| h["language"] == "de"));
 
-    let late = search_json(&index, "survival of the fittest", &["--work", "ed-1872"]);
+    let late = search_hits(&index, "survival of the fittest", &["--work", "ed-1872"]);
     assert!(!late.as_array().unwrap().is_empty());
     assert!(late.as_array().unwrap().iter().all(|h| h["work"] == "ed-1872"));
 
     // An English query is not answered first by German passages.
-    let english = search_json(&index, "natural selection", &["-k", "3"]);
+    let english = search_hits(&index, "natural selection", &["-k", "3", "--mode", "lexical"]);
     assert!(english.as_array().unwrap().iter().all(|h| h["language"] == "en"), "{english}");
 }
 
@@ -131,11 +131,43 @@ fn quoted_phrase_must_match_in_order() {
     let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
     small_corpus(&corpus);
     assert_eq!(build(&corpus, &index).code, 0);
-    let hits = search_json(&index, "\"survival of the fittest\"", &["-k", "50"]);
+    let hits = search_hits(&index, "\"survival of the fittest\"", &["-k", "50"]);
     let hits = hits.as_array().unwrap();
     assert!(!hits.is_empty());
     assert!(hits.iter().all(|h| h["text"].as_str().unwrap().contains("survival of the fittest")));
-    assert!(search_json(&index, "\"fittest the of survival\"", &[]).as_array().unwrap().is_empty());
+    assert!(search_hits(&index, "\"fittest the of survival\"", &[]).as_array().unwrap().is_empty());
+}
+
+#[test]
+fn exact_mode_finds_a_passage_by_id_or_phrase() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+    let by_id = search_json(&index, "p.ed-1859.ch1.0002", &["--mode", "exact"]);
+    assert_eq!(ids(&by_id["hits"]), vec!["p.ed-1859.ch1.0002"]);
+    assert_eq!(by_id["route"]["rule"], "exact");
+    let phrase = search_hits(&index, "survival of the fittest", &["--mode", "exact", "-k", "50"]);
+    assert!(!phrase.as_array().unwrap().is_empty());
+    assert!(phrase.as_array().unwrap().iter().all(|h| h["text"].as_str().unwrap().contains("survival of the fittest")));
+}
+
+#[test]
+fn auto_mode_routes_by_the_rule_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+    let phrase = search_json(&index, "\"struggle for life\"", &[]);
+    assert_eq!(phrase["route"]["rule"], "auto.quoted_phrase");
+    assert_eq!(phrase["lanes"], serde_json::json!(["exact", "lexical"]));
+    let concept = search_json(&index, "what is natural selection", &[]);
+    assert_eq!(concept["route"]["rule"], "auto.concept");
+    assert_eq!(concept["resolved_entities"], serde_json::json!(["concept.natural_selection"]));
+    assert_eq!(concept["lanes"], serde_json::json!(["entity", "lexical", "vector"]));
+    let plain = search_json(&index, "why are fossils missing", &[]);
+    assert_eq!(plain["route"]["rule"], "auto.default");
+    assert_eq!(plain["lanes"], serde_json::json!(["lexical", "vector"]));
 }
 
 #[test]
@@ -182,5 +214,5 @@ fn beir_layout_indexes_as_it_is() {
     let out = build(&corpus, &index);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("2 documents, 2 passages"), "{}", out.stdout);
-    assert_eq!(ids(&search_json(&index, "memory", &[])), vec!["p.d2.0001"]);
+    assert_eq!(ids(&search_hits(&index, "memory", &["--mode", "lexical"])), vec!["p.d2.0001"]);
 }

@@ -22,17 +22,17 @@ fn darwin_index() -> &'static Path {
 
 #[test]
 fn survival_of_the_fittest_is_found_only_in_1872() {
-    let hits = search_json(darwin_index(), "survival of the fittest", &[]);
+    let hits = search_hits(darwin_index(), "survival of the fittest", &[]);
     let hits = hits.as_array().unwrap();
     assert_eq!(hits.len(), 10);
     assert!(hits.iter().all(|h| h["work"] == "origin-1872"), "{hits:?}");
-    let phrase = search_json(darwin_index(), "\"survival of the fittest\"", &["-k", "100"]);
+    let phrase = search_hits(darwin_index(), "\"survival of the fittest\"", &["-k", "100"]);
     assert!(phrase.as_array().unwrap().iter().all(|h| h["year"] == 1872));
 }
 
 #[test]
 fn german_query_returns_german_passages() {
-    let hits = search_json(darwin_index(), "natürliche Züchtung", &["--language", "de"]);
+    let hits = search_hits(darwin_index(), "natürliche Züchtung", &["--language", "de"]);
     let hits = hits.as_array().unwrap();
     assert!(!hits.is_empty());
     assert!(hits.iter().all(|h| h["language"] == "de" && h["witness"] == "1863-de"));

@@ -12,7 +12,7 @@ fn kill_at(failpoint: &str) {
     let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
     small_corpus(&corpus);
     assert_eq!(build(&corpus, &index).code, 0);
-    let before = search_json(&index, "struggle for existence", &[]);
+    let before = search_hits(&index, "struggle for existence", &[]);
     assert!(!before.as_array().unwrap().is_empty());
 
     // Change the corpus so the killed build would have produced different results.
@@ -32,7 +32,7 @@ fn kill_at(failpoint: &str) {
     child.wait().unwrap();
 
     assert_eq!(current_generation(&index), "gen-000001");
-    assert_eq!(search_json(&index, "struggle for existence", &[]), before);
+    assert_eq!(search_hits(&index, "struggle for existence", &[]), before);
 
     // The next build clears the debris and publishes normally.
     let out = build(&corpus, &index);
@@ -44,7 +44,7 @@ fn kill_at(failpoint: &str) {
         .filter(|n| n.starts_with('.'))
         .collect();
     assert!(staging.is_empty(), "{staging:?}");
-    assert!(search_json(&index, "again and again", &[]).as_array().unwrap().len() == 1);
+    assert!(search_hits(&index, "again and again", &["--mode", "lexical"]).as_array().unwrap().len() == 1);
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use crate::error::{Error, Result};
 use crate::index::{BuildOptions, build};
 use crate::lexical::Filters;
+use crate::routing::RetrievalMode;
 use crate::search::{SearchRequest, Searcher};
 
 #[derive(Debug, Parser)]
@@ -24,6 +25,56 @@ pub enum Command {
     Index(IndexCommand),
     /// Search the index and print ranked passages.
     Search(SearchArgs),
+    /// Measure retrieval quality and latency on a BEIR-layout collection.
+    Eval(EvalArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalMode {
+    Lexical,
+    Vector,
+    Hybrid,
+    All,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FusionChoice {
+    Rrf,
+    Dbsf,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Collection directory: corpus.jsonl, queries.jsonl, qrels/test.tsv.
+    #[arg(long)]
+    pub collection: PathBuf,
+    /// Index of the collection, built or reused (default: index-eval/<collection name>).
+    #[arg(long)]
+    pub index: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = EvalMode::All)]
+    pub mode: EvalMode,
+    /// Fusion of the hybrid mode's lanes.
+    #[arg(long, value_enum, default_value_t = FusionChoice::Rrf)]
+    pub fusion: FusionChoice,
+    /// RRF constant k (ranks are 1-based).
+    #[arg(long, default_value_t = crate::fusion::DEFAULT_K)]
+    pub rrf_k: f64,
+    /// Candidates per lane before fusion.
+    #[arg(long, default_value_t = crate::search::DEFAULT_DEPTH)]
+    pub depth: usize,
+    /// Write the figures and the per-query run as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Draw nDCG@10 and latency per mode as SVG.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Write one TREC run file per mode into this directory (for trec_eval, ranx, pytrec_eval).
+    #[arg(long)]
+    pub trec_dir: Option<PathBuf>,
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub models: ModelsLocation,
 }
 
 #[derive(Debug, Subcommand)]
@@ -51,6 +102,15 @@ pub struct BuildArgs {
     /// Largest document accepted, in bytes (overrides corpus.toml).
     #[arg(long)]
     pub max_document_bytes: Option<u64>,
+    #[command(flatten)]
+    pub models: ModelsLocation,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsLocation {
+    /// Directory with the embedding model and ONNX runtime (filled by scripts/setup).
+    #[arg(long, env = "EVIDENT_MODELS_DIR")]
+    pub models_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -69,16 +129,64 @@ pub struct SearchArgs {
     /// Only passages of this work.
     #[arg(long)]
     pub work: Option<String>,
+    /// Which lanes run: `auto` lets the routing table decide; `hybrid` fuses lexical and vector.
+    #[arg(long, value_enum, default_value_t = RetrievalMode::Auto)]
+    pub mode: RetrievalMode,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub models: ModelsLocation,
 }
 
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Index(IndexCommand::Build(args)) => run_build(args),
         Command::Search(args) => run_search(args),
+        Command::Eval(args) => run_eval(args),
     }
+}
+
+fn run_eval(args: EvalArgs) -> Result<()> {
+    let name =
+        args.collection.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "collection".into());
+    let modes = match args.mode {
+        EvalMode::Lexical => vec![RetrievalMode::Lexical],
+        EvalMode::Vector => vec![RetrievalMode::Vector],
+        EvalMode::Hybrid => vec![RetrievalMode::Hybrid],
+        EvalMode::All => vec![RetrievalMode::Lexical, RetrievalMode::Vector, RetrievalMode::Hybrid],
+    };
+    let fusion = match args.fusion {
+        FusionChoice::Rrf => crate::fusion::FusionMethod::Rrf { k: args.rrf_k },
+        FusionChoice::Dbsf => crate::fusion::FusionMethod::Dbsf,
+    };
+    let report = crate::eval::evaluate(&crate::eval::EvalOptions {
+        collection: args.collection.clone(),
+        index: args.index.unwrap_or_else(|| PathBuf::from("index-eval").join(name)),
+        modes,
+        models_dir: args.models.models_dir,
+        fusion,
+        depth: args.depth,
+        quiet: args.quiet,
+    })?;
+    print!("{}", report.table());
+    if let Some(path) = &args.json {
+        let json = serde_json::to_string_pretty(&report).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        std::fs::write(path, json + "\n").map_err(|source| Error::Io { path: path.clone(), source })?;
+    }
+    if let Some(dir) = &args.trec_dir {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
+        for mode in &report.modes {
+            let name =
+                serde_json::to_value(mode.mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let path = dir.join(format!("{name}.run"));
+            std::fs::write(&path, report.trec_run(mode)).map_err(|source| Error::Io { path: path.clone(), source })?;
+        }
+    }
+    if let Some(path) = &args.plot {
+        crate::eval::write_svg(&report, path)?;
+    }
+    Ok(())
 }
 
 fn run_build(args: BuildArgs) -> Result<()> {
@@ -87,6 +195,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         index_dir: args.location.index,
         quiet: args.quiet,
         max_document_bytes: args.max_document_bytes,
+        models_dir: args.models.models_dir,
     })?;
     println!("{}", render::build_summary(&summary));
     Ok(())
@@ -96,18 +205,25 @@ fn run_search(args: SearchArgs) -> Result<()> {
     if args.query.trim().is_empty() {
         return Err(Error::InvalidArgument("the query is empty".into()));
     }
-    let searcher = Searcher::open(&args.location.index)?;
+    let searcher = Searcher::open(&args.location.index, args.models.models_dir.as_deref())?;
     let request = SearchRequest {
         query: args.query,
         top_k: usize::from(args.top_k),
         filters: Filters { language: args.language, work: args.work },
+        mode: args.mode,
+        ..SearchRequest::default()
     };
-    let hits = searcher.search(&request)?;
+    let outcome = searcher.search(&request)?;
+    if let Some(reason) = &outcome.vector_disabled_reason
+        && outcome.route.vector_dropped
+    {
+        eprintln!("warning: VECTOR_LANE_DISABLED: lexical lane only ({reason})");
+    }
     if args.json {
-        let json = serde_json::to_string_pretty(&hits).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        let json = serde_json::to_string_pretty(&outcome).map_err(|e| Error::InvalidArgument(e.to_string()))?;
         println!("{json}");
     } else {
-        print!("{}", render::hits_table(&hits, render::use_color()));
+        print!("{}", render::hits_table(&outcome.hits, render::use_color()));
     }
     Ok(())
 }

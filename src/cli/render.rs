@@ -12,13 +12,25 @@ pub fn use_color() -> bool {
 }
 
 pub fn build_summary(s: &BuildSummary) -> String {
+    let vectors = match (&s.vector, &s.vector_skipped) {
+        (Some(v), _) => format!(
+            "{} vectors ({} embedded, {} reused, {:.0} passages/s)",
+            v.points,
+            v.embedded,
+            v.reused,
+            if v.embedding_seconds > 0.0 { v.embedded as f64 / v.embedding_seconds } else { 0.0 }
+        ),
+        (None, Some(_)) => "vector lane skipped".to_owned(),
+        (None, None) => "no vectors".to_owned(),
+    };
     format!(
-        "built {}: {} documents, {} passages, {} entities ({} links), {} of {} sources reused, {:.1} s",
+        "built {}: {} documents, {} passages, {} entities ({} links), {}, {} of {} sources reused, {:.1} s",
         s.generation,
         s.counts.documents,
         s.counts.passages,
         s.counts.entities,
         s.counts.entity_links,
+        vectors,
         s.reused_sources,
         s.counts.sources,
         s.seconds

@@ -21,6 +21,8 @@ pub struct CorpusConfig {
     pub chunking: Chunking,
     #[serde(default)]
     pub limits: Limits,
+    #[serde(default)]
+    pub vector: crate::vector::VectorSettings,
 }
 
 /// A named, inclusive range of years used to group evidence diachronically.
@@ -88,6 +90,7 @@ impl CorpusConfig {
             periods: Vec::new(),
             chunking: Chunking::default(),
             limits: Limits::default(),
+            vector: crate::vector::VectorSettings::default(),
         }
     }
 

@@ -2,13 +2,14 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
 use super::failpoint;
 use super::layout::IndexDir;
 use super::manifest::{Counts, MANIFEST_FORMAT, Manifest, Versions};
+use super::vectors::{VectorInputs, VectorOutcome, build_vectors, server_collection};
 use crate::chunk::chunk;
 use crate::corpus::{self, Corpus, Document, LoadOptions, line_of_offset};
 use crate::error::Result;
@@ -16,6 +17,7 @@ use crate::lexical::{analyzer_name, write_lexical};
 use crate::linker::Linker;
 use crate::passage::{Passage, passage_id};
 use crate::store::{Store, write_store};
+use crate::vector::{Backend, ServerStore, VectorManifest, default_models_dir};
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -23,6 +25,8 @@ pub struct BuildOptions {
     pub index_dir: PathBuf,
     pub quiet: bool,
     pub max_document_bytes: Option<u64>,
+    /// Where the embedding model and runtime are (default: `vector::default_models_dir()`).
+    pub models_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +34,8 @@ pub struct BuildSummary {
     pub generation: String,
     pub counts: Counts,
     pub reused_sources: usize,
+    pub vector: Option<VectorManifest>,
+    pub vector_skipped: Option<String>,
     pub seconds: f64,
 }
 
@@ -43,6 +49,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     let corpus = corpus::load(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
     let mut reused = previous_passages(&index, &corpus)?;
     let reused_sources = reused.len();
+    let reused_documents: HashSet<String> = reused.values().flat_map(|by_doc| by_doc.keys().cloned()).collect();
 
     progress.start("chunking", corpus.documents.len() as u64, "documents");
     let linker = Linker::new(&corpus.entities);
@@ -76,6 +83,30 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     write_lexical(&files.lexical_path(), &corpus, &passages, &|n| progress.advance(n))?;
     failpoint::pause("after-lexical");
 
+    let models_dir = options.models_dir.clone().unwrap_or_else(default_models_dir);
+    let previous = index.current()?.and_then(|g| Manifest::read(&g.manifest_path()).ok().map(|m| (m, g)));
+    progress.start("embedding", total_passages as u64, "passages");
+    let outcome = build_vectors(
+        &models_dir,
+        &VectorInputs {
+            corpus: &corpus,
+            passages: &passages,
+            reused_documents: &reused_documents,
+            previous: previous.as_ref().map(|(m, g)| (m, g)),
+            staging: &files.path,
+            generation: &staging.generation.name,
+        },
+        &|done, _| progress.set(done),
+    )?;
+    let (vector, vector_skipped) = match outcome {
+        VectorOutcome::Built(manifest) => (Some(manifest), None),
+        VectorOutcome::Skipped(reason) => {
+            progress.suspend(|| eprintln!("warning: vector lane skipped: {reason}"));
+            (None, Some(reason))
+        }
+    };
+    failpoint::pause("after-vectors");
+
     let counts = Counts {
         sources: corpus.sources.len(),
         documents: corpus.documents.len(),
@@ -100,6 +131,8 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
         store_schema_version: crate::store::SCHEMA_VERSION,
         versions: Versions::current(),
         reused_sources,
+        vector: vector.clone(),
+        vector_skipped: vector_skipped.clone(),
         built_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         build_seconds: started.elapsed().as_secs_f64(),
     };
@@ -109,9 +142,33 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     progress.stage("publishing generation");
     let generation = index.publish(staging)?;
     let removed = index.prune()?;
+    drop_server_collections(&corpus, &removed);
     tracing::info!(generation = %generation.name, ?removed, "published");
     progress.finish();
-    Ok(BuildSummary { generation: generation.name, counts, reused_sources, seconds: started.elapsed().as_secs_f64() })
+    Ok(BuildSummary {
+        generation: generation.name,
+        counts,
+        reused_sources,
+        vector,
+        vector_skipped,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Pruned generations of a server-backed index leave collections behind; drop them.
+fn drop_server_collections(corpus: &Corpus, removed: &[String]) {
+    let settings = &corpus.config.vector;
+    if settings.backend != Backend::Qdrant || removed.is_empty() {
+        return;
+    }
+    for generation in removed {
+        let collection = server_collection(&settings.collection, generation);
+        let dropped =
+            ServerStore::connect(&settings.url, &collection, 0, settings.hnsw_ef).and_then(|s| s.drop_collection());
+        if let Err(reason) = dropped {
+            tracing::warn!(%collection, %reason, "could not drop the collection of a pruned generation");
+        }
+    }
 }
 
 /// Passages of sources unchanged since the serving generation, by source path
@@ -195,6 +252,14 @@ impl Progress {
 
     fn advance(&self, n: u64) {
         self.bar.inc(n);
+    }
+
+    fn set(&self, position: u64) {
+        self.bar.set_position(position);
+    }
+
+    fn suspend(&self, f: impl FnOnce()) {
+        self.bar.suspend(f);
     }
 
     fn finish(&self) {

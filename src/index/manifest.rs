@@ -23,6 +23,9 @@ pub struct Manifest {
     pub versions: Versions,
     /// Sources whose passages were reused from the previous generation.
     pub reused_sources: usize,
+    /// The vector lane of this generation, or why it was skipped.
+    pub vector: Option<crate::vector::VectorManifest>,
+    pub vector_skipped: Option<String>,
     pub built_at: String,
     pub build_seconds: f64,
 }

@@ -7,6 +7,7 @@ mod build;
 mod failpoint;
 mod layout;
 mod manifest;
+mod vectors;
 
 pub use build::{BuildOptions, BuildSummary, build};
 pub use layout::{Generation, IndexDir, MARKER_FILE};

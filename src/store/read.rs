@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::schema::SCHEMA_VERSION;
+use crate::corpus::{Alias, Entity};
 use crate::error::{Error, Result};
 use crate::linker::Mention;
 use crate::passage::Passage;
@@ -67,6 +68,76 @@ impl Store {
             rows.extend(self.passage(id)?);
         }
         Ok(rows)
+    }
+
+    /// Every entity with its aliases (relations and senses are not needed to link).
+    pub fn entities(&self) -> Result<Vec<Entity>> {
+        let mut aliases: BTreeMap<String, Vec<Alias>> = BTreeMap::new();
+        let mut stmt = self.conn.prepare(
+            "SELECT entity_id, language, alias, review_status FROM aliases ORDER BY entity_id, language, alias",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, Alias { language: r.get(1)?, name: r.get(2)?, review_status: r.get(3)? }))
+        })?;
+        for row in rows {
+            let (entity, alias) = row?;
+            aliases.entry(entity).or_default().push(alias);
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT id, name, kind, period, status, review_status, ambiguous, definition FROM entities ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(Entity {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                kind: r.get(2)?,
+                aliases: Vec::new(),
+                period: r.get(3)?,
+                status: r.get(4)?,
+                review_status: r.get(5)?,
+                ambiguous: r.get(6)?,
+                senses: Vec::new(),
+                definition: r.get(7)?,
+                relations: Vec::new(),
+                extra: BTreeMap::new(),
+            })
+        })?;
+        let mut entities = Vec::new();
+        for row in rows {
+            let mut entity = row?;
+            entity.aliases = aliases.remove(&entity.id).unwrap_or_default();
+            entities.push(entity);
+        }
+        Ok(entities)
+    }
+
+    /// Passages linked to any of `entities`, most mentions first, then by id;
+    /// restricted to a language and work when given.
+    pub fn passages_linked_to(
+        &self,
+        entities: &[String],
+        language: Option<&str>,
+        work: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, u32)>> {
+        let mut out: BTreeMap<String, u32> = BTreeMap::new();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT pe.passage_id, pe.mentions FROM passage_entities pe \
+             JOIN passages p ON p.id = pe.passage_id JOIN documents d ON d.id = p.document_id \
+             WHERE pe.entity_id = ?1 AND (?2 IS NULL OR p.language = ?2) AND (?3 IS NULL OR d.work_id = ?3)",
+        )?;
+        for entity in entities {
+            let rows =
+                stmt.query_map(params![entity, language, work], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))?;
+            for row in rows {
+                let (passage, mentions) = row?;
+                *out.entry(passage).or_default() += mentions;
+            }
+        }
+        let mut ranked: Vec<(String, u32)> = out.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        ranked.truncate(limit);
+        Ok(ranked)
     }
 
     /// Passages (with entity links) of every document whose source file has

@@ -35,12 +35,19 @@ pub fn build(corpus: &Path, index: &Path) -> Run {
     run(&["index", "build", path(corpus), "--index", path(index), "--quiet"])
 }
 
+/// `evident search --json`: the whole outcome (`lanes`, `vector_enabled`, `hits`, …).
 pub fn search_json(index: &Path, query: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["search", query, "--index", path(index), "--json"];
     args.extend_from_slice(extra);
     let out = run(&args);
     assert_eq!(out.code, 0, "search failed: {}", out.stderr);
-    serde_json::from_str(&out.stdout).expect("search --json prints JSON")
+    serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("search --json printed no JSON ({e}): {}\nstderr: {}", out.stdout, out.stderr))
+}
+
+/// Just the hits of `evident search --json`.
+pub fn search_hits(index: &Path, query: &str, extra: &[&str]) -> serde_json::Value {
+    search_json(index, query, extra)["hits"].clone()
 }
 
 pub fn ids(hits: &serde_json::Value) -> Vec<String> {

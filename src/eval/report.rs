@@ -1,0 +1,81 @@
+//! The figures of an evaluation: a table for people, JSON (with the per-query
+//! run) for tools, and a TREC run file for cross-checking with trec_eval-style tools.
+
+use serde::Serialize;
+use std::fmt::Write as _;
+
+use crate::fusion::FusionMethod;
+use crate::routing::RetrievalMode;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub collection: String,
+    pub documents: usize,
+    pub passages: usize,
+    pub queries: usize,
+    pub fusion: FusionMethod,
+    pub depth: usize,
+    pub modes: Vec<ModeReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ModeReport {
+    pub mode: RetrievalMode,
+    pub ndcg_10: f64,
+    pub recall_100: f64,
+    pub mrr_10: f64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub p99_ms: f64,
+    pub per_query: Vec<QueryResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryResult {
+    pub id: String,
+    pub ndcg_10: f64,
+    pub recall_100: f64,
+    pub mrr_10: f64,
+    pub ms: f64,
+    /// Document ids, best first (at most 100).
+    pub ranking: Vec<String>,
+}
+
+impl Report {
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}: {} documents, {} passages, {} queries; fusion {:?}, depth {}",
+            self.collection, self.documents, self.passages, self.queries, self.fusion, self.depth
+        );
+        let _ = writeln!(
+            out,
+            "{:<8} {:>8} {:>10} {:>8} {:>8} {:>8} {:>8}",
+            "mode", "nDCG@10", "Recall@100", "MRR@10", "p50 ms", "p95 ms", "p99 ms"
+        );
+        for m in &self.modes {
+            let mode =
+                serde_json::to_value(m.mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{:<8} {:>8.4} {:>10.4} {:>8.4} {:>8.2} {:>8.2} {:>8.2}",
+                mode, m.ndcg_10, m.recall_100, m.mrr_10, m.p50_ms, m.p95_ms, m.p99_ms
+            );
+        }
+        out
+    }
+
+    /// TREC run lines (`qid Q0 doc rank score tag`) with strictly decreasing
+    /// scores, so tools that re-sort by score keep this exact order.
+    pub fn trec_run(&self, mode: &ModeReport) -> String {
+        let tag = serde_json::to_value(mode.mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        let mut out = String::new();
+        for q in &mode.per_query {
+            for (i, doc) in q.ranking.iter().enumerate() {
+                let _ = writeln!(out, "{} Q0 {} {} {} evident-{}", q.id, doc, i + 1, q.ranking.len() - i, tag);
+            }
+        }
+        out
+    }
+}

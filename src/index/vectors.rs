@@ -1,0 +1,174 @@
+//! The build side of the vector lane: embeds passages (reusing the vectors of
+//! unchanged sources from the previous generation), writes them to the store
+//! the corpus configures, and describes the result for the manifest.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::Instant;
+
+use super::layout::Generation;
+use super::manifest::Manifest;
+use crate::corpus::Corpus;
+use crate::error::{Error, Result};
+use crate::passage::Passage;
+use crate::vector::{
+    Backend, EdgeStore, Embedder, ServerStore, Unavailable, VectorManifest, VectorPoint, VectorStore, open_store,
+};
+
+/// Points written to the store per call.
+const UPSERT_CHUNK: usize = 512;
+
+pub enum VectorOutcome {
+    Built(VectorManifest),
+    Skipped(String),
+}
+
+pub struct VectorInputs<'a> {
+    pub corpus: &'a Corpus,
+    pub passages: &'a [Vec<Passage>],
+    /// Documents whose passages were reused: their vectors may be copied.
+    pub reused_documents: &'a HashSet<String>,
+    pub previous: Option<(&'a Manifest, &'a Generation)>,
+    pub staging: &'a Path,
+    pub generation: &'a str,
+}
+
+/// The text a passage is embedded as.
+fn embedded_text(passage: &Passage, doc: &crate::corpus::Document, with_title: bool) -> String {
+    match (&doc.title, with_title) {
+        (Some(title), true) => format!("{title}. {}", passage.text),
+        _ => passage.text.clone(),
+    }
+}
+
+pub fn server_collection(prefix: &str, generation: &str) -> String {
+    format!("{prefix}-{generation}")
+}
+
+pub fn build_vectors(
+    models_dir: &Path,
+    inputs: &VectorInputs<'_>,
+    progress: &dyn Fn(u64, u64),
+) -> Result<VectorOutcome> {
+    let settings = &inputs.corpus.config.vector;
+    if !settings.enabled {
+        return Ok(VectorOutcome::Skipped("disabled in corpus.toml ([vector] enabled = false)".into()));
+    }
+    let embedder = match Embedder::load(models_dir) {
+        Ok(embedder) => embedder,
+        Err(reason) => return Ok(VectorOutcome::Skipped(reason.0)),
+    };
+    let info = embedder.info().clone();
+    let lane_error = |e: Unavailable| Error::VectorLaneUnavailable(e.0);
+    let (store, collection, url): (Box<dyn VectorStore>, Option<String>, Option<String>) = match settings.backend {
+        Backend::Embedded => (
+            Box::new(
+                EdgeStore::create(&inputs.staging.join("vectors"), info.dimension, settings.hnsw_ef)
+                    .map_err(lane_error)?,
+            ),
+            None,
+            None,
+        ),
+        Backend::Qdrant => {
+            let collection = server_collection(&settings.collection, inputs.generation);
+            let store = ServerStore::create(&settings.url, &collection, info.dimension, settings.hnsw_ef)
+                .map_err(lane_error)?;
+            (Box::new(store), Some(collection), Some(settings.url.clone()))
+        }
+    };
+
+    let all: Vec<(&Passage, &crate::corpus::Document)> = inputs
+        .corpus
+        .documents
+        .iter()
+        .zip(inputs.passages)
+        .flat_map(|(doc, ps)| ps.iter().map(move |p| (p, doc)))
+        .collect();
+    let total = all.len() as u64;
+
+    // Vectors of unchanged sources, when the previous generation used the same model.
+    let mut reused = std::collections::HashMap::new();
+    if let Some((manifest, generation)) = inputs.previous
+        && let Some(previous) = &manifest.vector
+        && previous.model_id == info.model_id
+        && previous.dimension == info.dimension
+        && previous.embed_title == settings.embed_title
+    {
+        match open_store(previous, &generation.path) {
+            Ok(old) => {
+                let ids: Vec<String> = all
+                    .iter()
+                    .filter(|(p, _)| inputs.reused_documents.contains(&p.document_id))
+                    .map(|(p, _)| p.id.clone())
+                    .collect();
+                for chunk in ids.chunks(UPSERT_CHUNK) {
+                    reused.extend(old.vectors(chunk).map_err(lane_error)?);
+                }
+            }
+            Err(reason) => tracing::warn!(%reason, "previous vectors unreadable; embedding everything"),
+        }
+    }
+
+    let started = Instant::now();
+    let mut done = 0u64;
+    let mut embedded = 0usize;
+    let batch = settings.batch_size.max(1);
+    let mut pending: Vec<VectorPoint> = Vec::with_capacity(UPSERT_CHUNK);
+    let point = |p: &Passage, doc: &crate::corpus::Document, vector: Vec<f32>| VectorPoint {
+        passage_id: p.id.clone(),
+        vector,
+        document_id: doc.id.clone(),
+        work: doc.work.clone(),
+        year: doc.year,
+        language: p.language.clone(),
+        entity_ids: p.mentions.iter().map(|m| m.entity.clone()).collect(),
+    };
+    let mut to_embed: Vec<(&Passage, &crate::corpus::Document)> = Vec::new();
+    for &(p, doc) in &all {
+        match reused.remove(&p.id) {
+            Some(vector) => {
+                pending.push(point(p, doc, vector));
+                done += 1;
+            }
+            None => to_embed.push((p, doc)),
+        }
+        if pending.len() >= UPSERT_CHUNK {
+            store.upsert(&pending).map_err(lane_error)?;
+            pending.clear();
+        }
+    }
+    let reused_count = done as usize;
+    progress(done, total);
+    for chunk in to_embed.chunks(batch) {
+        let texts: Vec<String> = chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect();
+        let vectors = embedder.embed(&texts, batch).map_err(lane_error)?;
+        for ((p, doc), vector) in chunk.iter().zip(vectors) {
+            pending.push(point(p, doc, vector));
+        }
+        embedded += chunk.len();
+        done += chunk.len() as u64;
+        progress(done, total);
+        if pending.len() >= UPSERT_CHUNK {
+            store.upsert(&pending).map_err(lane_error)?;
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        store.upsert(&pending).map_err(lane_error)?;
+    }
+    let embedding_seconds = started.elapsed().as_secs_f64();
+    store.finish().map_err(lane_error)?;
+    Ok(VectorOutcome::Built(VectorManifest {
+        model_id: info.model_id,
+        dimension: info.dimension,
+        backend: settings.backend,
+        collection,
+        url,
+        hnsw_ef: settings.hnsw_ef,
+        embed_title: settings.embed_title,
+        points: all.len(),
+        embedded,
+        reused: reused_count,
+        embedding_seconds,
+    }))
+}

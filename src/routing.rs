@@ -1,0 +1,152 @@
+//! The routing policy: one rule table deciding which lanes run, with which
+//! weights, for each `retrieval_mode`. The table is data, so the MCP
+//! `retrieval` section and the published contract can show it as it is.
+
+use serde::Serialize;
+
+use crate::lane::Lane;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum RetrievalMode {
+    /// Lanes chosen by the rule table from the query itself.
+    #[default]
+    Auto,
+    Lexical,
+    Vector,
+    /// Lexical and vector, fused.
+    Hybrid,
+    /// Exact phrases (the quoted spans, or the whole query) and passage ids.
+    Exact,
+}
+
+/// When a rule applies (checked in table order; the first match wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// The query contains a quoted phrase.
+    QuotedPhrase,
+    /// The query names a concept that resolves to exactly one entity.
+    ResolvedConcept,
+    Always,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RoutingRule {
+    pub id: &'static str,
+    pub mode: RetrievalMode,
+    pub when: Condition,
+    /// Lanes and their RRF weights.
+    pub lanes: &'static [(Lane, f64)],
+}
+
+/// The whole policy. Order matters within a mode: the first rule whose condition holds fires.
+pub const RULES: &[RoutingRule] = &[
+    RoutingRule {
+        id: "auto.quoted_phrase",
+        mode: RetrievalMode::Auto,
+        when: Condition::QuotedPhrase,
+        lanes: &[(Lane::Exact, 1.0), (Lane::Lexical, 1.0)],
+    },
+    RoutingRule {
+        id: "auto.concept",
+        mode: RetrievalMode::Auto,
+        when: Condition::ResolvedConcept,
+        lanes: &[(Lane::Entity, 1.0), (Lane::Lexical, 1.0), (Lane::Vector, 1.0)],
+    },
+    RoutingRule {
+        id: "auto.default",
+        mode: RetrievalMode::Auto,
+        when: Condition::Always,
+        lanes: &[(Lane::Lexical, 1.0), (Lane::Vector, 1.0)],
+    },
+    RoutingRule {
+        id: "lexical",
+        mode: RetrievalMode::Lexical,
+        when: Condition::Always,
+        lanes: &[(Lane::Lexical, 1.0)],
+    },
+    RoutingRule { id: "vector", mode: RetrievalMode::Vector, when: Condition::Always, lanes: &[(Lane::Vector, 1.0)] },
+    RoutingRule {
+        id: "hybrid",
+        mode: RetrievalMode::Hybrid,
+        when: Condition::Always,
+        lanes: &[(Lane::Lexical, 1.0), (Lane::Vector, 1.0)],
+    },
+    RoutingRule { id: "exact", mode: RetrievalMode::Exact, when: Condition::Always, lanes: &[(Lane::Exact, 1.0)] },
+];
+
+/// What routing looks at in a query.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QuerySignals {
+    pub quoted_phrase: bool,
+    pub resolved_concept: bool,
+}
+
+/// The lanes to run: the rule that fired and its lanes. A forced `vector`
+/// mode keeps the vector lane even when it is disabled (the caller reports the
+/// error); otherwise a disabled vector lane is dropped and the caller warns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Route {
+    pub rule: &'static str,
+    pub lanes: Vec<(Lane, f64)>,
+    /// The vector lane was in the rule but is disabled, so it was left out.
+    pub vector_dropped: bool,
+}
+
+pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: bool) -> Route {
+    let rule = RULES
+        .iter()
+        .filter(|r| r.mode == mode)
+        .find(|r| match r.when {
+            Condition::QuotedPhrase => signals.quoted_phrase,
+            Condition::ResolvedConcept => signals.resolved_concept,
+            Condition::Always => true,
+        })
+        .unwrap_or(&RULES[RULES.len() - 1]);
+    let forced_vector = mode == RetrievalMode::Vector;
+    let has_vector = rule.lanes.iter().any(|(l, _)| *l == Lane::Vector);
+    let vector_dropped = has_vector && !vector_enabled && !forced_vector;
+    let lanes =
+        rule.lanes.iter().copied().filter(|(l, _)| *l != Lane::Vector || vector_enabled || forced_vector).collect();
+    Route { rule: rule.id, lanes, vector_dropped }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mode_has_a_rule_that_always_fires() {
+        for mode in [
+            RetrievalMode::Auto,
+            RetrievalMode::Lexical,
+            RetrievalMode::Vector,
+            RetrievalMode::Hybrid,
+            RetrievalMode::Exact,
+        ] {
+            assert!(RULES.iter().any(|r| r.mode == mode && r.when == Condition::Always), "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn auto_follows_the_table() {
+        let phrase = QuerySignals { quoted_phrase: true, resolved_concept: true };
+        assert_eq!(route(RetrievalMode::Auto, phrase, true).rule, "auto.quoted_phrase");
+        let concept = QuerySignals { quoted_phrase: false, resolved_concept: true };
+        let r = route(RetrievalMode::Auto, concept, true);
+        assert_eq!(r.rule, "auto.concept");
+        assert_eq!(r.lanes.iter().map(|l| l.0).collect::<Vec<_>>(), vec![Lane::Entity, Lane::Lexical, Lane::Vector]);
+        assert_eq!(route(RetrievalMode::Auto, QuerySignals::default(), true).rule, "auto.default");
+    }
+
+    #[test]
+    fn disabled_vector_lane_is_dropped_unless_forced() {
+        let r = route(RetrievalMode::Hybrid, QuerySignals::default(), false);
+        assert_eq!(r.lanes, vec![(Lane::Lexical, 1.0)]);
+        assert!(r.vector_dropped);
+        let forced = route(RetrievalMode::Vector, QuerySignals::default(), false);
+        assert_eq!(forced.lanes, vec![(Lane::Vector, 1.0)]);
+        assert!(!forced.vector_dropped);
+    }
+}

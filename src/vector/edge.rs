@@ -1,0 +1,161 @@
+//! Embedded Qdrant (qdrant-edge): Qdrant's own segment, HNSW and payload-index
+//! code, in process, stored inside the index generation. Its API is
+//! synchronous; async callers use `spawn_blocking`.
+
+use qdrant_edge::{
+    AnyVariants, Condition, CreateIndex, DEFAULT_VECTOR_NAME, Distance, EdgeConfigBuilder, EdgeShard,
+    EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion, Match, NamedQuery, Payload,
+    PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations, PointOperations, PointStructPersisted,
+    Prefetch, QueryEnum, QueryRequest, RetrieveRequest, ScoringQuery, SearchParams, UpdateOperation, VectorInternal,
+    VectorStructInternal, VectorStructPersisted, WithPayloadInterface, WithVector,
+};
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::Unavailable;
+use super::store::{
+    INTEGER_FIELDS, KEYWORD_FIELDS, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
+};
+
+pub struct EdgeStore {
+    shard: EdgeShard,
+    hnsw_ef: usize,
+}
+
+fn fail(what: &str) -> impl Fn(qdrant_edge::OperationError) -> Unavailable + '_ {
+    move |e| Unavailable(format!("embedded vector store: {what} failed ({e})"))
+}
+
+impl EdgeStore {
+    /// Creates a new store with cosine distance and the payload indexes.
+    pub fn create(path: &Path, dimension: usize, hnsw_ef: usize) -> Result<Self, Unavailable> {
+        let config = EdgeConfigBuilder::new()
+            .vector(DEFAULT_VECTOR_NAME, EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).build())
+            .build();
+        let shard = EdgeShard::new(path, config).map_err(fail("create"))?;
+        let indexes = KEYWORD_FIELDS
+            .iter()
+            .map(|f| (*f, PayloadSchemaType::Keyword))
+            .chain(INTEGER_FIELDS.iter().map(|f| (*f, PayloadSchemaType::Integer)));
+        for (field, kind) in indexes {
+            let field_name = field.try_into().map_err(|_| Unavailable(format!("bad payload field {field}")))?;
+            shard
+                .update(UpdateOperation::FieldIndexOperation(FieldIndexOperations::CreateIndex(CreateIndex {
+                    field_name,
+                    field_schema: Some(PayloadFieldSchema::FieldType(kind)),
+                })))
+                .map_err(fail("payload index"))?;
+        }
+        Ok(Self { shard, hnsw_ef })
+    }
+
+    pub fn open(path: &Path, hnsw_ef: usize) -> Result<Self, Unavailable> {
+        let shard = EdgeShard::load(path, None).map_err(fail("open"))?;
+        Ok(Self { shard, hnsw_ef })
+    }
+}
+
+fn to_filter(filter: &VectorFilter) -> Result<Option<Filter>, Unavailable> {
+    if filter.is_empty() {
+        return Ok(None);
+    }
+    let key = |k: &str| k.try_into().map_err(|_| Unavailable(format!("bad payload field {k}")));
+    let mut must = Vec::new();
+    if let Some(language) = &filter.language {
+        must.push(Condition::Field(FieldCondition::new_match(key("language")?, Match::from(language.clone()))));
+    }
+    if let Some(work) = &filter.work {
+        must.push(Condition::Field(FieldCondition::new_match(key("work")?, Match::from(work.clone()))));
+    }
+    if !filter.entity_ids.is_empty() {
+        let any = AnyVariants::Strings(filter.entity_ids.iter().cloned().collect());
+        must.push(Condition::Field(FieldCondition::new_match(key("entity_ids")?, Match::from(any))));
+    }
+    Ok(Some(Filter { should: None, min_should: None, must: Some(must), must_not: None }))
+}
+
+fn nearest(vector: &[f32]) -> ScoringQuery {
+    ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery { query: VectorInternal::from(vector.to_vec()), using: None }))
+}
+
+fn dense(vector: Option<VectorStructInternal>) -> Option<Vec<f32>> {
+    match vector? {
+        VectorStructInternal::Single(v) => Some(v),
+        VectorStructInternal::Named(mut named) => match named.remove(DEFAULT_VECTOR_NAME)? {
+            VectorInternal::Dense(v) => Some(v),
+            _ => None,
+        },
+        VectorStructInternal::MultiDense(_) => None,
+    }
+}
+
+fn passage_id_of(payload: Option<&Payload>) -> Option<String> {
+    payload?.0.get("passage_id")?.as_str().map(str::to_owned)
+}
+
+impl VectorStore for EdgeStore {
+    fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable> {
+        let points = points
+            .iter()
+            .map(|p| PointStructPersisted {
+                id: PointId::NumId(point_id(&p.passage_id)),
+                vector: VectorStructPersisted::from(VectorStructInternal::Single(p.vector.clone())),
+                payload: Some(Payload(p.payload())),
+            })
+            .collect();
+        self.shard
+            .update(UpdateOperation::PointOperation(PointOperations::UpsertPoints(PointInsertOperations::PointsList(
+                points,
+            ))))
+            .map_err(fail("upsert"))
+    }
+
+    fn finish(&self) -> Result<(), Unavailable> {
+        self.shard.flush().map_err(fail("flush"))?;
+        // Builds the HNSW graph; blocks and uses every core, so it runs once, at the end of a build.
+        self.shard.optimize().map_err(fail("optimize"))?;
+        self.shard.flush().map_err(fail("flush"))
+    }
+
+    fn search(&self, query: &VectorQuery) -> Result<Vec<(String, f32)>, Unavailable> {
+        let filter = to_filter(&query.filter)?;
+        let params = Some(SearchParams { hnsw_ef: Some(self.hnsw_ef), ..Default::default() });
+        let mut request = QueryRequest::new(query.limit);
+        request.with_payload = WithPayloadInterface::Bool(true);
+        match query.vectors.as_slice() {
+            [] => return Ok(Vec::new()),
+            [only] => {
+                request.query = Some(nearest(only));
+                request.filter = filter;
+                request.params = params;
+            }
+            many => {
+                request.prefetches = many
+                    .iter()
+                    .map(|v| {
+                        let mut prefetch = Prefetch::new(query.limit);
+                        prefetch.query = Some(nearest(v));
+                        prefetch.filter = filter.clone();
+                        prefetch.params = params.clone();
+                        prefetch
+                    })
+                    .collect();
+                request.query = Some(ScoringQuery::Fusion(Fusion::Rrf { k: 60, weights: None }));
+            }
+        }
+        let points = self.shard.query(request).map_err(fail("query"))?;
+        Ok(ranked(points.into_iter().filter_map(|p| Some((passage_id_of(p.payload.as_ref())?, p.score))).collect()))
+    }
+
+    fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable> {
+        let mut request = RetrieveRequest::new(passage_ids.iter().map(|id| PointId::NumId(point_id(id))).collect());
+        request.with_payload = Some(WithPayloadInterface::Bool(true));
+        request.with_vector = Some(WithVector::Bool(true));
+        let records = self.shard.retrieve(request).map_err(fail("retrieve"))?;
+        Ok(records.into_iter().filter_map(|r| Some((passage_id_of(r.payload.as_ref())?, dense(r.vector)?))).collect())
+    }
+
+    fn count(&self) -> Result<usize, Unavailable> {
+        Ok(self.shard.info().map_err(fail("info"))?.points_count)
+    }
+}

@@ -1,0 +1,24 @@
+//! The vector lane: embed the query (and each quoted phrase), search the store
+//! with the request's filters, return a ranked list of passage ids.
+
+use super::store::{VectorFilter, VectorQuery, VectorStore};
+use super::{Embedder, Unavailable};
+use crate::lane::{Lane, LaneHits};
+use crate::lexical::ParsedQuery;
+
+pub fn search(
+    embedder: &Embedder,
+    store: &dyn VectorStore,
+    raw_query: &str,
+    parsed: &ParsedQuery,
+    filter: VectorFilter,
+    depth: usize,
+) -> Result<LaneHits, Unavailable> {
+    // The whole query carries the meaning; a quoted phrase is also searched on
+    // its own so that it counts even in a long question (fused by RRF in Qdrant).
+    let mut texts: Vec<&str> = vec![raw_query.trim()];
+    texts.extend(parsed.phrases.iter().map(String::as_str).filter(|p| *p != raw_query.trim()));
+    let vectors = embedder.embed(&texts, texts.len())?;
+    let scored = store.search(&VectorQuery { vectors, filter, limit: depth.max(1) })?;
+    Ok(LaneHits::from_scored(Lane::Vector, scored))
+}

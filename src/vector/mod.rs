@@ -1,0 +1,27 @@
+//! The dense (vector) lane: a real sentence-embedding model run locally
+//! (`embedder`), vectors stored in Qdrant's engine — embedded in the index
+//! generation by default (`edge`), or a Qdrant server or cluster (`server`) —
+//! behind one small trait (`store`), and the lane's one entry point (`lane`).
+//!
+//! Nothing here downloads anything: the model and the ONNX runtime come from the
+//! models directory that `scripts/setup` fills from PyPI. When they are missing
+//! the lane is reported disabled with the reason, and every other lane works.
+
+mod edge;
+mod embedder;
+mod lane;
+mod server;
+mod settings;
+mod store;
+
+pub use edge::EdgeStore;
+pub use embedder::{Embedder, ModelInfo, default_models_dir};
+pub use lane::search as vector_lane;
+pub use server::ServerStore;
+pub use settings::{Backend, VectorManifest, VectorSettings};
+pub use store::{VectorFilter, VectorPoint, VectorQuery, VectorStore, open_store, point_id};
+
+/// Why the vector lane cannot run; shown to users verbatim.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unavailable(pub String);

@@ -1,0 +1,227 @@
+//! A Qdrant server or cluster over gRPC (qdrant-client). Same point ids, payload
+//! and payload indexes as the embedded store; each generation writes its own
+//! collection (`<prefix>-<generation>`), so a rebuild never disturbs the
+//! collection the serving generation reads.
+
+use qdrant_client::Qdrant;
+use qdrant_client::qdrant::value::Kind;
+use qdrant_client::qdrant::{
+    Condition, CountPointsBuilder, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder, Distance, FieldType,
+    Filter, Fusion, GetPointsBuilder, PointId, PointStruct, PrefetchQueryBuilder, Query, QueryPointsBuilder,
+    SearchParamsBuilder, UpsertPointsBuilder, Value, VectorParamsBuilder, VectorsOutput,
+};
+use std::collections::HashMap;
+
+use super::Unavailable;
+use super::settings::API_KEY_VARIABLE;
+use super::store::{
+    INTEGER_FIELDS, KEYWORD_FIELDS, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
+};
+
+pub struct ServerStore {
+    client: Qdrant,
+    collection: String,
+    hnsw_ef: usize,
+    // qdrant-client is async; the store's interface is synchronous like the embedded one.
+    runtime: tokio::runtime::Runtime,
+}
+
+fn fail(what: &'static str) -> impl Fn(qdrant_client::QdrantError) -> Unavailable {
+    move |e| Unavailable(format!("Qdrant server: {what} failed ({e})"))
+}
+
+impl ServerStore {
+    /// Connects to an existing collection.
+    pub fn connect(url: &str, collection: &str, _dimension: usize, hnsw_ef: usize) -> Result<Self, Unavailable> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Unavailable(format!("cannot start the Qdrant client runtime ({e})")))?;
+        let api_key = std::env::var(API_KEY_VARIABLE).ok().filter(|k| !k.is_empty());
+        // qdrant-client's own version check prints to stdout, which belongs to
+        // results (and to MCP when serving); the check is done here instead.
+        let client =
+            Qdrant::from_url(url).api_key(api_key).skip_compatibility_check().build().map_err(fail("connect"))?;
+        let health = runtime.block_on(client.health_check()).map_err(fail("health check"))?;
+        if !compatible(&health.version) {
+            tracing::warn!(server = %health.version, client = CLIENT_VERSION, "Qdrant server version may be incompatible");
+        }
+        Ok(Self { client, collection: collection.to_owned(), hnsw_ef, runtime })
+    }
+
+    /// Creates the collection (cosine distance) and its payload indexes.
+    pub fn create(url: &str, collection: &str, dimension: usize, hnsw_ef: usize) -> Result<Self, Unavailable> {
+        let store = Self::connect(url, collection, dimension, hnsw_ef)?;
+        store.runtime.block_on(async {
+            store
+                .client
+                .create_collection(
+                    CreateCollectionBuilder::new(collection)
+                        .vectors_config(VectorParamsBuilder::new(dimension as u64, Distance::Cosine)),
+                )
+                .await
+                .map_err(fail("create collection"))?;
+            let indexes = KEYWORD_FIELDS
+                .iter()
+                .map(|f| (*f, FieldType::Keyword))
+                .chain(INTEGER_FIELDS.iter().map(|f| (*f, FieldType::Integer)));
+            for (field, kind) in indexes {
+                store
+                    .client
+                    .create_field_index(CreateFieldIndexCollectionBuilder::new(collection, field, kind).wait(true))
+                    .await
+                    .map_err(fail("create payload index"))?;
+            }
+            Ok::<_, Unavailable>(())
+        })?;
+        Ok(store)
+    }
+
+    pub fn collection(&self) -> &str {
+        &self.collection
+    }
+
+    pub fn drop_collection(&self) -> Result<(), Unavailable> {
+        self.runtime
+            .block_on(self.client.delete_collection(self.collection.as_str()))
+            .map(|_| ())
+            .map_err(fail("drop collection"))
+    }
+}
+
+/// The qdrant-client version this build uses (pinned in Cargo.toml).
+const CLIENT_VERSION: &str = "1.20.0";
+
+/// Qdrant's rule: same major version, minor versions at most one apart.
+fn compatible(server: &str) -> bool {
+    let parse = |v: &str| -> Option<(u64, u64)> {
+        let mut parts = v.split('.').map(|p| p.parse::<u64>().ok());
+        Some((parts.next()??, parts.next()??))
+    };
+    match (parse(server), parse(CLIENT_VERSION)) {
+        (Some((smaj, smin)), Some((cmaj, cmin))) => smaj == cmaj && smin.abs_diff(cmin) <= 1,
+        _ => false,
+    }
+}
+
+fn to_filter(filter: &VectorFilter) -> Option<Filter> {
+    if filter.is_empty() {
+        return None;
+    }
+    let mut must = Vec::new();
+    if let Some(language) = &filter.language {
+        must.push(Condition::matches("language", language.clone()));
+    }
+    if let Some(work) = &filter.work {
+        must.push(Condition::matches("work", work.clone()));
+    }
+    if !filter.entity_ids.is_empty() {
+        must.push(Condition::matches("entity_ids", filter.entity_ids.clone()));
+    }
+    Some(Filter::must(must))
+}
+
+fn to_payload(point: &VectorPoint) -> qdrant_client::Payload {
+    let mut payload = qdrant_client::Payload::new();
+    payload.insert("passage_id", point.passage_id.as_str());
+    payload.insert("document_id", point.document_id.as_str());
+    payload.insert("language", point.language.as_str());
+    payload.insert("entity_ids", point.entity_ids.iter().map(|e| Value::from(e.as_str())).collect::<Vec<Value>>());
+    if let Some(work) = &point.work {
+        payload.insert("work", work.as_str());
+    }
+    if let Some(year) = point.year {
+        payload.insert("year", i64::from(year));
+    }
+    payload
+}
+
+fn passage_id_of(payload: &HashMap<String, Value>) -> Option<String> {
+    match &payload.get("passage_id")?.kind {
+        Some(Kind::StringValue(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn dense(vectors: Option<VectorsOutput>) -> Option<Vec<f32>> {
+    match vectors?.get_vector()? {
+        qdrant_client::qdrant::vector_output::Vector::Dense(d) => Some(d.data),
+        _ => None,
+    }
+}
+
+impl VectorStore for ServerStore {
+    fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable> {
+        let points: Vec<PointStruct> =
+            points.iter().map(|p| PointStruct::new(point_id(&p.passage_id), p.vector.clone(), to_payload(p))).collect();
+        self.runtime.block_on(async {
+            self.client
+                .upsert_points(UpsertPointsBuilder::new(&self.collection, points).wait(true))
+                .await
+                .map(|_| ())
+                .map_err(fail("upsert"))
+        })
+    }
+
+    fn finish(&self) -> Result<(), Unavailable> {
+        // The server builds its HNSW graph itself; upserts were acknowledged with wait=true.
+        Ok(())
+    }
+
+    fn search(&self, query: &VectorQuery) -> Result<Vec<(String, f32)>, Unavailable> {
+        let filter = to_filter(&query.filter);
+        let params = SearchParamsBuilder::default().hnsw_ef(self.hnsw_ef as u64);
+        let mut request = QueryPointsBuilder::new(&self.collection).limit(query.limit as u64).with_payload(true);
+        match query.vectors.as_slice() {
+            [] => return Ok(Vec::new()),
+            [only] => {
+                request = request.query(Query::new_nearest(only.clone())).params(params);
+                if let Some(filter) = filter {
+                    request = request.filter(filter);
+                }
+            }
+            many => {
+                for vector in many {
+                    let mut prefetch = PrefetchQueryBuilder::default()
+                        .query(Query::new_nearest(vector.clone()))
+                        .limit(query.limit as u64)
+                        .params(params.clone());
+                    if let Some(filter) = &filter {
+                        prefetch = prefetch.filter(filter.clone());
+                    }
+                    request = request.add_prefetch(prefetch);
+                }
+                request = request.query(Query::new_fusion(Fusion::Rrf));
+            }
+        }
+        let response = self.runtime.block_on(self.client.query(request)).map_err(fail("query"))?;
+        Ok(ranked(response.result.into_iter().filter_map(|p| Some((passage_id_of(&p.payload)?, p.score))).collect()))
+    }
+
+    fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable> {
+        let ids: Vec<PointId> = passage_ids.iter().map(|id| PointId::from(point_id(id))).collect();
+        let request = GetPointsBuilder::new(&self.collection, ids).with_payload(true).with_vectors(true);
+        let response = self.runtime.block_on(self.client.get_points(request)).map_err(fail("get points"))?;
+        Ok(response.result.into_iter().filter_map(|p| Some((passage_id_of(&p.payload)?, dense(p.vectors)?))).collect())
+    }
+
+    fn count(&self) -> Result<usize, Unavailable> {
+        let response = self
+            .runtime
+            .block_on(self.client.count(CountPointsBuilder::new(&self.collection).exact(true)))
+            .map_err(fail("count"))?;
+        Ok(response.result.map_or(0, |r| r.count as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn version_compatibility_follows_qdrant_rule() {
+        assert!(super::compatible("1.20.3"));
+        assert!(super::compatible("1.19.0"));
+        assert!(!super::compatible("1.17.0"));
+        assert!(!super::compatible("2.20.0"));
+        assert!(!super::compatible("dev"));
+    }
+}

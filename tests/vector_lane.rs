@@ -1,0 +1,158 @@
+//! The dense lane with the real model: reference embeddings, semantic search,
+//! degradation without the model, model mismatch, incremental re-embedding.
+//! Needs the model and runtime that `scripts/setup` (or `scripts/fetch_model.py`) installs.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::*;
+use evident::vector::{Embedder, default_models_dir};
+
+const DOCS: [&str; 4] = [
+    "Hello, World!",
+    "This is an example passage.",
+    "fastembed-rs is licensed under Apache-2.0",
+    "Some other short text here blah blah blah",
+];
+
+fn embedder() -> Embedder {
+    Embedder::load(&default_models_dir())
+        .unwrap_or_else(|e| panic!("the embedding model is required for this test ({e}); run scripts/setup"))
+}
+
+#[test]
+fn embeddings_match_reference_values() {
+    let vectors = embedder().embed(&DOCS, 32).unwrap();
+    // fastembed's published check for all-MiniLM-L6-v2: the sum of each embedding.
+    let fastembed_sums = [0.59605527f32, 0.36542925, -0.16450031, -0.40903988];
+    // First values from an independent float64 NumPy forward pass of the same
+    // safetensors weights (BERT encoder, mean pooling, L2 normalisation).
+    let reference_heads: [[f32; 8]; 4] = [
+        [-0.0381771, 0.0329111, -0.0054594, 0.0143699, -0.040291, -0.1165325, 0.0316877, 0.0019117],
+        [0.0396197, 0.0830217, 0.097925, 0.0792067, 0.0327985, 0.0192511, 0.0113251, -0.0779293],
+        [0.0175587, -0.039514, -0.0653943, -0.0347757, 0.0614842, 0.0856992, -0.1098445, -0.0524482],
+        [0.0057848, 0.0739755, 0.093241, 0.0384466, 0.0482758, 0.0267446, 0.0599284, -0.0006215],
+    ];
+    for (i, v) in vectors.iter().enumerate() {
+        assert_eq!(v.len(), 384);
+        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-5, "not unit length: {norm}");
+        let sum: f32 = v.iter().sum();
+        assert!((sum - fastembed_sums[i]).abs() < 1e-4, "doc {i}: sum {sum} vs {}", fastembed_sums[i]);
+        for (j, expected) in reference_heads[i].iter().enumerate() {
+            assert!((v[j] - expected).abs() < 1e-4, "doc {i} dim {j}: {} vs {expected}", v[j]);
+        }
+    }
+    // Batching does not change results.
+    let one = embedder().embed_one(DOCS[1]).unwrap();
+    assert!(one.iter().zip(&vectors[1]).all(|(a, b)| (a - b).abs() < 1e-5));
+}
+
+#[test]
+fn vector_search_finds_passages_in_other_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    let out = build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains(" embedded, 0 reused"), "{}", out.stdout);
+
+    let outcome = search_json(&index, "how do animals compete to survive", &["--mode", "vector", "-k", "3"]);
+    assert_eq!(outcome["lanes"], serde_json::json!(["vector"]));
+    let top = outcome["hits"][0]["text"].as_str().unwrap().to_lowercase();
+    assert!(top.contains("struggle"), "{top}");
+
+    let hybrid = search_json(&index, "struggle for existence", &["--mode", "hybrid"]);
+    assert_eq!(hybrid["lanes"], serde_json::json!(["lexical", "vector"]));
+    assert_eq!(hybrid["vector_enabled"], true);
+    let first = &hybrid["hits"][0];
+    assert_eq!(first["component_ranks"].as_array().unwrap().len(), 2, "{first}");
+}
+
+#[test]
+fn missing_model_builds_lexical_only_with_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index, models) = (tmp.path().join("corpus"), tmp.path().join("index"), tmp.path().join("no-models"));
+    small_corpus(&corpus);
+    let out: Run = evident()
+        .args(["index", "build", path(&corpus), "--index", path(&index), "--quiet"])
+        .env("EVIDENT_MODELS_DIR", &models)
+        .output()
+        .unwrap()
+        .into();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("warning: vector lane skipped: model file MODEL.json not found"), "{}", out.stderr);
+    assert!(out.stdout.contains("vector lane skipped"), "{}", out.stdout);
+
+    // Hybrid search still answers, lexically, and says so.
+    let hybrid: Run = evident()
+        .args(["search", "struggle", "--index", path(&index), "--json"])
+        .env("EVIDENT_MODELS_DIR", &models)
+        .output()
+        .unwrap()
+        .into();
+    assert_eq!(hybrid.code, 0, "{}", hybrid.stderr);
+    assert!(hybrid.stderr.contains("VECTOR_LANE_DISABLED"), "{}", hybrid.stderr);
+    let json: serde_json::Value = serde_json::from_str(&hybrid.stdout).unwrap();
+    assert_eq!(json["vector_enabled"], false);
+    assert_eq!(json["lanes"], serde_json::json!(["lexical"]));
+    assert!(!json["hits"].as_array().unwrap().is_empty());
+
+    // Forcing the vector lane is a clear error.
+    let forced = run(&["search", "struggle", "--index", path(&index), "--mode", "vector"]);
+    assert_eq!(forced.code, 1);
+    assert!(
+        forced.stderr.contains("the vector lane is unavailable: the index was built without vectors"),
+        "{}",
+        forced.stderr
+    );
+}
+
+#[test]
+fn index_built_with_another_model_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    assert_eq!(build(&corpus, &index).code, 0);
+    let manifest_path = index.join("generations").join(current_generation(&index)).join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    manifest["vector"]["model_id"] = "BAAI/bge-small-en-v1.5".into();
+    std::fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
+
+    let out = run(&["search", "struggle", "--index", path(&index)]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("the index was built with embedding model BAAI/bge-small-en-v1.5 (384 dimensions) but this installation has sentence-transformers/all-MiniLM-L6-v2"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn incremental_rebuild_embeds_only_changed_sources() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    let first = build(&corpus, &index);
+    let passages: usize = first.stdout.split(", ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+
+    let again = build(&corpus, &index);
+    assert!(again.stdout.contains(&format!("{passages} vectors (0 embedded, {passages} reused")), "{}", again.stdout);
+
+    let doc = corpus.join("docs/ed-1859-ch2.md");
+    std::fs::write(&doc, std::fs::read_to_string(&doc).unwrap() + "\nA closing sentence about barnacles.\n").unwrap();
+    let changed = build(&corpus, &index);
+    let embedded: usize =
+        changed.stdout.split(" vectors (").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(embedded > 0 && embedded < passages / 2, "{}", changed.stdout);
+
+    // Reused vectors give the same answers as a fresh build.
+    let fresh = tmp.path().join("fresh");
+    assert_eq!(build(&corpus, &fresh).code, 0);
+    for query in ["how do animals compete to survive", "letters of a word that are not pronounced"] {
+        let a = search_json(&index, query, &["--mode", "vector", "-k", "10"]);
+        let b = search_json(&fresh, query, &["--mode", "vector", "-k", "10"]);
+        assert_eq!(ids(&a["hits"]), ids(&b["hits"]), "{query}");
+    }
+}
