@@ -7,7 +7,9 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("EVIDENT_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+                // qdrant-edge warns on every call that its process-wide feature flags were
+                // never initialised (its initialiser is not public); the defaults are right.
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,qdrant_edge=error")),
         )
         .init();
     let cli = evident::cli::Cli::parse();

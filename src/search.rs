@@ -42,6 +42,8 @@ pub struct SearchRequest {
     /// Candidates per lane (at least `top_k`).
     pub depth: usize,
     pub fusion: FusionMethod,
+    /// Replaces the routing table's weight for these lanes (for tuning and evaluation).
+    pub weights: Vec<(Lane, f64)>,
 }
 
 impl Default for SearchRequest {
@@ -53,6 +55,7 @@ impl Default for SearchRequest {
             mode: RetrievalMode::Auto,
             depth: DEFAULT_DEPTH,
             fusion: FusionMethod::default(),
+            weights: Vec::new(),
         }
     }
 }
@@ -82,6 +85,15 @@ pub struct SearchOutcome {
     /// Entities the query resolved to (used by the entity lane).
     pub resolved_entities: Vec<String>,
     pub hits: Vec<SearchHit>,
+}
+
+/// A routed request's lanes, before fusion.
+pub struct LaneRun {
+    pub parsed: ParsedQuery,
+    pub resolved_entities: Vec<String>,
+    pub route: Route,
+    /// Each lane's ranked list and its fusion weight.
+    pub lists: Vec<(LaneHits, f64)>,
 }
 
 impl Searcher {
@@ -181,13 +193,19 @@ impl Searcher {
         Ok(hits)
     }
 
-    pub fn search(&self, request: &SearchRequest) -> Result<SearchOutcome> {
+    /// Routes the request and runs its lanes: each lane's ranked list with its weight.
+    pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
         let parsed = parse_query(&request.query);
         let depth = request.depth.max(request.top_k);
         let resolved_entities = self.resolve_query_entities(&request.query);
         let signals =
             QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
-        let route = route(request.mode, signals, self.vector.is_ok());
+        let mut route = route(request.mode, signals, self.vector.is_ok());
+        for (lane, weight) in route.lanes.iter_mut() {
+            if let Some((_, w)) = request.weights.iter().find(|(l, _)| l == lane) {
+                *weight = *w;
+            }
+        }
         let lists: Vec<(LaneHits, f64)> = route
             .lanes
             .iter()
@@ -196,6 +214,11 @@ impl Searcher {
                     .map(|h| (h, *weight))
             })
             .collect::<Result<_>>()?;
+        Ok(LaneRun { parsed, resolved_entities, route, lists })
+    }
+
+    pub fn search(&self, request: &SearchRequest) -> Result<SearchOutcome> {
+        let LaneRun { parsed, resolved_entities, route, lists } = self.run_lanes(request)?;
         let weighted: Vec<WeightedLane<'_>> =
             lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
         let fused = fuse(request.fusion, &weighted, request.top_k);

@@ -16,7 +16,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use tonic::{Request, Response, Status};
 
-use evident::vector::{ServerStore, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
+use evident::vector::{SearchTuning, ServerStore, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
 
 /// A stored point: its vector and payload.
 type StoredPoint = (Vec<f32>, HashMap<String, q::Value>);
@@ -339,7 +339,8 @@ fn point(id: &str, vector: [f32; 3], language: &str, entities: &[&str]) -> Vecto
 fn server_adapter_creates_indexes_upserts_and_queries() {
     let fake = Fake::default();
     let url = format!("http://{}", serve(fake.clone()));
-    let store = ServerStore::create(&url, "evident-gen-000001", 3, 64).unwrap();
+    let tuning = SearchTuning { hnsw_ef: 64, exact: false };
+    let store = ServerStore::create(&url, "evident-gen-000001", 3, tuning).unwrap();
 
     {
         let state = fake.0.lock().unwrap();

@@ -62,6 +62,9 @@ pub struct EvalArgs {
     /// Candidates per lane before fusion.
     #[arg(long, default_value_t = crate::search::DEFAULT_DEPTH)]
     pub depth: usize,
+    /// Replace a lane's fusion weight, e.g. `--weight vector=0.7` (repeatable).
+    #[arg(long = "weight", value_parser = parse_lane_weight)]
+    pub weights: Vec<(crate::lane::Lane, f64)>,
     /// Write the figures and the per-query run as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -147,6 +150,23 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
+fn parse_lane_weight(text: &str) -> std::result::Result<(crate::lane::Lane, f64), String> {
+    use crate::lane::Lane;
+    let (lane, weight) = text.split_once('=').ok_or("expected LANE=WEIGHT, e.g. vector=0.7")?;
+    let lane = match lane {
+        "exact" => Lane::Exact,
+        "lexical" => Lane::Lexical,
+        "entity" => Lane::Entity,
+        "vector" => Lane::Vector,
+        other => return Err(format!("unknown lane `{other}` (exact, lexical, entity, vector)")),
+    };
+    let weight: f64 = weight.parse().map_err(|_| format!("`{weight}` is not a number"))?;
+    if !(weight.is_finite() && weight >= 0.0) {
+        return Err("a weight must be a non-negative number".into());
+    }
+    Ok((lane, weight))
+}
+
 fn run_eval(args: EvalArgs) -> Result<()> {
     let name =
         args.collection.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "collection".into());
@@ -167,6 +187,7 @@ fn run_eval(args: EvalArgs) -> Result<()> {
         models_dir: args.models.models_dir,
         fusion,
         depth: args.depth,
+        weights: args.weights,
         quiet: args.quiet,
     })?;
     print!("{}", report.table());

@@ -8,14 +8,16 @@ use super::collection::Collection;
 use super::metrics::{mrr_at, ndcg_at, percentile, recall_at};
 use super::report::{ModeReport, QueryResult, Report};
 use crate::error::Result;
-use crate::fusion::FusionMethod;
+use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{BuildOptions, build};
+use crate::lane::{LaneHit, LaneHits};
+use crate::passage::document_of;
 use crate::routing::RetrievalMode;
 use crate::search::{SearchRequest, Searcher};
 
 /// Documents ranked per query (Recall@100 needs 100).
 const RANKED_DOCUMENTS: usize = 100;
-/// Passages fetched to fill `RANKED_DOCUMENTS` distinct documents.
+/// Passages each lane returns, enough to fill `RANKED_DOCUMENTS` distinct documents.
 const PASSAGES_PER_QUERY: usize = 300;
 
 #[derive(Debug, Clone)]
@@ -27,6 +29,8 @@ pub struct EvalOptions {
     pub fusion: FusionMethod,
     /// Candidates per lane before fusion.
     pub depth: usize,
+    /// Lane weights replacing the routing table's.
+    pub weights: Vec<(crate::lane::Lane, f64)>,
     pub quiet: bool,
 }
 
@@ -55,6 +59,23 @@ pub fn evaluate(options: &EvalOptions) -> Result<Report> {
     })
 }
 
+/// A lane's passage list as a document list: first (best) passage of each document.
+fn document_lane(lane: &LaneHits) -> LaneHits {
+    let mut seen = HashSet::new();
+    let hits = lane
+        .hits
+        .iter()
+        .filter_map(|h| {
+            let document = document_of(&h.passage_id)?;
+            seen.insert(document).then(|| (document.to_owned(), h.score))
+        })
+        .enumerate()
+        .map(|(i, (passage_id, score))| LaneHit { passage_id, rank: i as u32 + 1, score })
+        .collect();
+    // The fusion core ranks any ids; here they are document ids.
+    LaneHits { lane: lane.lane, hits }
+}
+
 fn run_mode(
     searcher: &Searcher,
     collection: &Collection,
@@ -69,20 +90,19 @@ fn run_mode(
             mode,
             depth: options.depth.max(PASSAGES_PER_QUERY),
             fusion: options.fusion,
+            weights: options.weights.clone(),
             ..SearchRequest::default()
         };
         let started = Instant::now();
-        let outcome = searcher.search(&request)?;
+        let run = searcher.run_lanes(&request)?;
+        // In each lane a document ranks where its best passage ranks; the
+        // document lists are then fused exactly as passages are in a search.
+        let documents: Vec<(LaneHits, f64)> = run.lists.iter().map(|(hits, w)| (document_lane(hits), *w)).collect();
+        let weighted: Vec<WeightedLane<'_>> =
+            documents.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
+        let ranking: Vec<String> =
+            fuse(options.fusion, &weighted, RANKED_DOCUMENTS).into_iter().map(|h| h.passage_id).collect();
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        // A document ranks where its best passage ranks.
-        let mut seen = HashSet::new();
-        let ranking: Vec<String> = outcome
-            .hits
-            .into_iter()
-            .map(|h| h.passage.document_id)
-            .filter(|d| seen.insert(d.clone()))
-            .take(RANKED_DOCUMENTS)
-            .collect();
         let judged = collection.qrels.get(id).cloned().unwrap_or_default();
         per_query.push(QueryResult {
             id: id.clone(),

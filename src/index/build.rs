@@ -17,7 +17,7 @@ use crate::lexical::{analyzer_name, write_lexical};
 use crate::linker::Linker;
 use crate::passage::{Passage, passage_id};
 use crate::store::{Store, write_store};
-use crate::vector::{Backend, ServerStore, VectorManifest, default_models_dir};
+use crate::vector::{Backend, SearchTuning, ServerStore, VectorManifest, default_models_dir};
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -163,8 +163,8 @@ fn drop_server_collections(corpus: &Corpus, removed: &[String]) {
     }
     for generation in removed {
         let collection = server_collection(&settings.collection, generation);
-        let dropped =
-            ServerStore::connect(&settings.url, &collection, 0, settings.hnsw_ef).and_then(|s| s.drop_collection());
+        let dropped = ServerStore::connect(&settings.url, &collection, SearchTuning::for_points(settings.hnsw_ef, 0))
+            .and_then(|s| s.drop_collection());
         if let Err(reason) = dropped {
             tracing::warn!(%collection, %reason, "could not drop the collection of a pruned generation");
         }

@@ -12,7 +12,8 @@ use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::passage::Passage;
 use crate::vector::{
-    Backend, EdgeStore, Embedder, ServerStore, Unavailable, VectorManifest, VectorPoint, VectorStore, open_store,
+    Backend, EdgeStore, Embedder, SearchTuning, ServerStore, Unavailable, VectorManifest, VectorPoint, VectorStore,
+    open_store,
 };
 
 /// Points written to the store per call.
@@ -60,19 +61,17 @@ pub fn build_vectors(
     };
     let info = embedder.info().clone();
     let lane_error = |e: Unavailable| Error::VectorLaneUnavailable(e.0);
+    let passage_count: usize = inputs.passages.iter().map(Vec::len).sum();
+    let tuning = SearchTuning::for_points(settings.hnsw_ef, passage_count);
     let (store, collection, url): (Box<dyn VectorStore>, Option<String>, Option<String>) = match settings.backend {
         Backend::Embedded => (
-            Box::new(
-                EdgeStore::create(&inputs.staging.join("vectors"), info.dimension, settings.hnsw_ef)
-                    .map_err(lane_error)?,
-            ),
+            Box::new(EdgeStore::create(&inputs.staging.join("vectors"), info.dimension, tuning).map_err(lane_error)?),
             None,
             None,
         ),
         Backend::Qdrant => {
             let collection = server_collection(&settings.collection, inputs.generation);
-            let store = ServerStore::create(&settings.url, &collection, info.dimension, settings.hnsw_ef)
-                .map_err(lane_error)?;
+            let store = ServerStore::create(&settings.url, &collection, info.dimension, tuning).map_err(lane_error)?;
             (Box::new(store), Some(collection), Some(settings.url.clone()))
         }
     };
@@ -139,6 +138,9 @@ pub fn build_vectors(
     }
     let reused_count = done as usize;
     progress(done, total);
+    // Batches pad to their longest text, so embedding texts of similar length
+    // together wastes far less work; the order of points does not matter.
+    to_embed.sort_by_key(|(p, _)| (p.text.len(), p.id.as_str()));
     for chunk in to_embed.chunks(batch) {
         let texts: Vec<String> = chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect();
         let vectors = embedder.embed(&texts, batch).map_err(lane_error)?;

@@ -14,12 +14,12 @@ use std::path::Path;
 
 use super::Unavailable;
 use super::store::{
-    INTEGER_FIELDS, KEYWORD_FIELDS, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
+    INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
 };
 
 pub struct EdgeStore {
     shard: EdgeShard,
-    hnsw_ef: usize,
+    tuning: SearchTuning,
 }
 
 fn fail(what: &str) -> impl Fn(qdrant_edge::OperationError) -> Unavailable + '_ {
@@ -28,7 +28,7 @@ fn fail(what: &str) -> impl Fn(qdrant_edge::OperationError) -> Unavailable + '_ 
 
 impl EdgeStore {
     /// Creates a new store with cosine distance and the payload indexes.
-    pub fn create(path: &Path, dimension: usize, hnsw_ef: usize) -> Result<Self, Unavailable> {
+    pub fn create(path: &Path, dimension: usize, tuning: SearchTuning) -> Result<Self, Unavailable> {
         let config = EdgeConfigBuilder::new()
             .vector(DEFAULT_VECTOR_NAME, EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).build())
             .build();
@@ -46,12 +46,12 @@ impl EdgeStore {
                 })))
                 .map_err(fail("payload index"))?;
         }
-        Ok(Self { shard, hnsw_ef })
+        Ok(Self { shard, tuning })
     }
 
-    pub fn open(path: &Path, hnsw_ef: usize) -> Result<Self, Unavailable> {
+    pub fn open(path: &Path, tuning: SearchTuning) -> Result<Self, Unavailable> {
         let shard = EdgeShard::load(path, None).map_err(fail("open"))?;
-        Ok(Self { shard, hnsw_ef })
+        Ok(Self { shard, tuning })
     }
 }
 
@@ -119,7 +119,8 @@ impl VectorStore for EdgeStore {
 
     fn search(&self, query: &VectorQuery) -> Result<Vec<(String, f32)>, Unavailable> {
         let filter = to_filter(&query.filter)?;
-        let params = Some(SearchParams { hnsw_ef: Some(self.hnsw_ef), ..Default::default() });
+        let params =
+            Some(SearchParams { hnsw_ef: Some(self.tuning.hnsw_ef), exact: self.tuning.exact, ..Default::default() });
         let mut request = QueryRequest::new(query.limit);
         request.with_payload = WithPayloadInterface::Bool(true);
         match query.vectors.as_slice() {

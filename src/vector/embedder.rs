@@ -49,6 +49,27 @@ impl std::fmt::Debug for Embedder {
     }
 }
 
+/// ONNX Runtime allows one environment per process, and the library, once
+/// loaded, stays: the first successful load is shared by every later model.
+static ENVIRONMENT: Mutex<Option<ort::environment::Environment>> = Mutex::new(None);
+
+fn runtime_environment(runtime: &Path) -> Result<ort::environment::Environment, Unavailable> {
+    // Held while loading, so two threads never both try to create the environment.
+    let mut shared = ENVIRONMENT.lock().map_err(|_| Unavailable("ONNX runtime state is poisoned".into()))?;
+    if let Some(environment) = shared.as_ref() {
+        return Ok(environment.clone());
+    }
+    // ort panics when a runtime named by ORT_DYLIB_PATH is missing; `init_from`
+    // returns an error instead, which becomes "vector lane disabled".
+    let environment = ort::init_from(runtime)
+        .map_err(|e| Unavailable(format!("ONNX runtime could not be loaded ({e})")))?
+        .with_name("evident")
+        .build()
+        .map_err(|e| Unavailable(format!("ONNX runtime could not start ({e})")))?;
+    *shared = Some(environment.clone());
+    Ok(environment)
+}
+
 impl Embedder {
     /// Loads from `models_dir`, or says why it cannot.
     pub fn load(models_dir: &Path) -> Result<Self, Unavailable> {
@@ -64,13 +85,7 @@ impl Embedder {
         if !runtime.is_file() {
             return Err(Unavailable(format!("ONNX runtime {} not found; run scripts/setup", runtime.display())));
         }
-        // ort panics when a runtime named by ORT_DYLIB_PATH is missing; `init_from`
-        // returns an error instead, which becomes "vector lane disabled".
-        let environment = ort::init_from(&runtime)
-            .map_err(|e| Unavailable(format!("ONNX runtime could not be loaded ({e})")))?
-            .with_name("evident")
-            .build()
-            .map_err(|e| Unavailable(format!("ONNX runtime could not start ({e})")))?;
+        let environment = runtime_environment(&runtime)?;
         let tokenizer = TokenizerFiles {
             tokenizer_file: read("tokenizer.json")?,
             config_file: read("config.json")?,

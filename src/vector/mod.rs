@@ -19,7 +19,9 @@ pub use embedder::{Embedder, ModelInfo, default_models_dir};
 pub use lane::search as vector_lane;
 pub use server::ServerStore;
 pub use settings::{Backend, VectorManifest, VectorSettings};
-pub use store::{VectorFilter, VectorPoint, VectorQuery, VectorStore, open_store, point_id};
+pub use store::{
+    EXACT_SEARCH_MAX_POINTS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, open_store, point_id,
+};
 
 /// Why the vector lane cannot run; shown to users verbatim.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

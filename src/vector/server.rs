@@ -15,13 +15,13 @@ use std::collections::HashMap;
 use super::Unavailable;
 use super::settings::API_KEY_VARIABLE;
 use super::store::{
-    INTEGER_FIELDS, KEYWORD_FIELDS, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
+    INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
 };
 
 pub struct ServerStore {
     client: Qdrant,
     collection: String,
-    hnsw_ef: usize,
+    tuning: SearchTuning,
     // qdrant-client is async; the store's interface is synchronous like the embedded one.
     runtime: tokio::runtime::Runtime,
 }
@@ -32,7 +32,7 @@ fn fail(what: &'static str) -> impl Fn(qdrant_client::QdrantError) -> Unavailabl
 
 impl ServerStore {
     /// Connects to an existing collection.
-    pub fn connect(url: &str, collection: &str, _dimension: usize, hnsw_ef: usize) -> Result<Self, Unavailable> {
+    pub fn connect(url: &str, collection: &str, tuning: SearchTuning) -> Result<Self, Unavailable> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -46,12 +46,12 @@ impl ServerStore {
         if !compatible(&health.version) {
             tracing::warn!(server = %health.version, client = CLIENT_VERSION, "Qdrant server version may be incompatible");
         }
-        Ok(Self { client, collection: collection.to_owned(), hnsw_ef, runtime })
+        Ok(Self { client, collection: collection.to_owned(), tuning, runtime })
     }
 
     /// Creates the collection (cosine distance) and its payload indexes.
-    pub fn create(url: &str, collection: &str, dimension: usize, hnsw_ef: usize) -> Result<Self, Unavailable> {
-        let store = Self::connect(url, collection, dimension, hnsw_ef)?;
+    pub fn create(url: &str, collection: &str, dimension: usize, tuning: SearchTuning) -> Result<Self, Unavailable> {
+        let store = Self::connect(url, collection, tuning)?;
         store.runtime.block_on(async {
             store
                 .client
@@ -170,7 +170,7 @@ impl VectorStore for ServerStore {
 
     fn search(&self, query: &VectorQuery) -> Result<Vec<(String, f32)>, Unavailable> {
         let filter = to_filter(&query.filter);
-        let params = SearchParamsBuilder::default().hnsw_ef(self.hnsw_ef as u64);
+        let params = SearchParamsBuilder::default().hnsw_ef(self.tuning.hnsw_ef as u64).exact(self.tuning.exact);
         let mut request = QueryPointsBuilder::new(&self.collection).limit(query.limit as u64).with_payload(true);
         match query.vectors.as_slice() {
             [] => return Ok(Vec::new()),

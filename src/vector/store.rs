@@ -10,6 +10,25 @@ use std::path::Path;
 use super::settings::{Backend, VectorManifest};
 use super::{EdgeStore, ServerStore, Unavailable};
 
+/// Up to this many points a search is exact (brute force): a few milliseconds
+/// here, and reproducible — an HNSW graph is rebuilt with every generation and
+/// need not come out the same, so approximate results could differ between two
+/// builds of the same corpus. Larger stores use HNSW.
+pub const EXACT_SEARCH_MAX_POINTS: usize = 50_000;
+
+/// How a store searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchTuning {
+    pub hnsw_ef: usize,
+    pub exact: bool,
+}
+
+impl SearchTuning {
+    pub fn for_points(hnsw_ef: usize, points: usize) -> Self {
+        Self { hnsw_ef, exact: points <= EXACT_SEARCH_MAX_POINTS }
+    }
+}
+
 /// Payload fields, each with a payload index.
 pub const KEYWORD_FIELDS: &[&str] = &["passage_id", "document_id", "work", "language", "entity_ids"];
 pub const INTEGER_FIELDS: &[&str] = &["year"];
@@ -90,13 +109,14 @@ pub fn point_id(passage_id: &str) -> u64 {
 
 /// Opens the vector store a generation's manifest describes, for reading.
 pub fn open_store(manifest: &VectorManifest, generation: &Path) -> Result<Box<dyn VectorStore>, Unavailable> {
+    let tuning = SearchTuning::for_points(manifest.hnsw_ef, manifest.points);
     match manifest.backend {
-        Backend::Embedded => Ok(Box::new(EdgeStore::open(&generation.join("vectors"), manifest.hnsw_ef)?)),
+        Backend::Embedded => Ok(Box::new(EdgeStore::open(&generation.join("vectors"), tuning)?)),
         Backend::Qdrant => {
             let (Some(url), Some(collection)) = (&manifest.url, &manifest.collection) else {
                 return Err(Unavailable("manifest names no Qdrant server or collection".into()));
             };
-            Ok(Box::new(ServerStore::connect(url, collection, manifest.dimension, manifest.hnsw_ef)?))
+            Ok(Box::new(ServerStore::connect(url, collection, tuning)?))
         }
     }
 }
