@@ -20,6 +20,18 @@ pub enum RetrievalMode {
     Exact,
 }
 
+impl RetrievalMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RetrievalMode::Auto => "auto",
+            RetrievalMode::Lexical => "lexical",
+            RetrievalMode::Vector => "vector",
+            RetrievalMode::Hybrid => "hybrid",
+            RetrievalMode::Exact => "exact",
+        }
+    }
+}
+
 /// When a rule applies (checked in table order; the first match wins).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

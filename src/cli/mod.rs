@@ -198,8 +198,7 @@ fn run_eval(args: EvalArgs) -> Result<()> {
     if let Some(dir) = &args.trec_dir {
         std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
         for mode in &report.modes {
-            let name =
-                serde_json::to_value(mode.mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let name = mode.mode.as_str();
             let path = dir.join(format!("{name}.run"));
             std::fs::write(&path, report.trec_run(mode)).map_err(|source| Error::Io { path: path.clone(), source })?;
         }

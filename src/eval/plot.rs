@@ -1,73 +1,66 @@
 //! A small SVG chart of an evaluation: nDCG@10 and p50/p99 latency per mode.
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
 use super::report::Report;
 use crate::error::{Error, Result};
 
+type Failure = Box<dyn std::error::Error>;
+
 pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
     draw(report, path).map_err(|e| Error::InvalidArgument(format!("cannot draw {}: {e}", path.display())))
 }
 
-fn mode_name(report: &Report, i: usize) -> String {
-    serde_json::to_value(report.modes[i].mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+/// One bar per mode for each series, the later series drawn narrower in front.
+fn bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    caption: &str,
+    names: &[&str],
+    y_max: f64,
+    series: &[(RGBColor, Vec<f64>)],
+) -> std::result::Result<(), Failure>
+where
+    DB::ErrorType: 'static,
+{
+    let n = names.len();
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(30)
+        .y_label_area_size(45)
+        .build_cartesian_2d((0..n).into_segmented(), 0.0f64..y_max)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_label_formatter(&|x| match x {
+            SegmentValue::CenterOf(i) if *i < n => names[*i].to_owned(),
+            _ => String::new(),
+        })
+        .draw()?;
+    for (depth, (color, values)) in series.iter().enumerate() {
+        chart.draw_series(
+            Histogram::vertical(&chart)
+                .style(color.mix(0.6).filled())
+                .margin(20 + 10 * depth as u32)
+                .data(values.iter().copied().enumerate()),
+        )?;
+    }
+    Ok(())
 }
 
-fn draw(report: &Report, path: &Path) -> std::result::Result<(), Box<dyn std::error::Error>> {
+fn draw(report: &Report, path: &Path) -> std::result::Result<(), Failure> {
     let root = SVGBackend::new(path, (960, 400)).into_drawing_area();
     root.fill(&WHITE)?;
     let (left, right) = root.split_horizontally(480);
-    let n = report.modes.len();
-
-    let mut quality = ChartBuilder::on(&left)
-        .caption(format!("{}: nDCG@10", report.collection), ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(30)
-        .y_label_area_size(45)
-        .build_cartesian_2d((0..n).into_segmented(), 0.0f64..1.0)?;
-    quality
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_label_formatter(&|x| match x {
-            SegmentValue::CenterOf(i) if *i < n => mode_name(report, *i),
-            _ => String::new(),
-        })
-        .draw()?;
-    quality.draw_series(
-        Histogram::vertical(&quality)
-            .style(BLUE.mix(0.6).filled())
-            .margin(20)
-            .data(report.modes.iter().enumerate().map(|(i, m)| (i, m.ndcg_10))),
-    )?;
-
-    let max_ms = report.modes.iter().map(|m| m.p99_ms).fold(1.0, f64::max) * 1.1;
-    let mut latency = ChartBuilder::on(&right)
-        .caption("latency per query (ms): p50 and p99", ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(30)
-        .y_label_area_size(45)
-        .build_cartesian_2d((0..n).into_segmented(), 0.0f64..max_ms)?;
-    latency
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_label_formatter(&|x| match x {
-            SegmentValue::CenterOf(i) if *i < n => mode_name(report, *i),
-            _ => String::new(),
-        })
-        .draw()?;
-    latency.draw_series(
-        Histogram::vertical(&latency)
-            .style(RED.mix(0.4).filled())
-            .margin(20)
-            .data(report.modes.iter().enumerate().map(|(i, m)| (i, m.p99_ms))),
-    )?;
-    latency.draw_series(
-        Histogram::vertical(&latency)
-            .style(GREEN.mix(0.7).filled())
-            .margin(30)
-            .data(report.modes.iter().enumerate().map(|(i, m)| (i, m.p50_ms))),
-    )?;
+    let names: Vec<&str> = report.modes.iter().map(|m| m.mode.as_str()).collect();
+    let ndcg: Vec<f64> = report.modes.iter().map(|m| m.ndcg_10).collect();
+    bars(&left, &format!("{}: nDCG@10", report.collection), &names, 1.0, &[(BLUE, ndcg)])?;
+    let p99: Vec<f64> = report.modes.iter().map(|m| m.p99_ms).collect();
+    let p50: Vec<f64> = report.modes.iter().map(|m| m.p50_ms).collect();
+    let y_max = p99.iter().copied().fold(1.0, f64::max) * 1.1;
+    bars(&right, "latency per query (ms): p99 behind p50", &names, y_max, &[(RED, p99), (GREEN, p50)])?;
     root.present()?;
     Ok(())
 }

@@ -55,8 +55,7 @@ impl Report {
             "mode", "nDCG@10", "Recall@100", "MRR@10", "p50 ms", "p95 ms", "p99 ms"
         );
         for m in &self.modes {
-            let mode =
-                serde_json::to_value(m.mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let mode = m.mode.as_str();
             let _ = writeln!(
                 out,
                 "{:<8} {:>8.4} {:>10.4} {:>8.4} {:>8.2} {:>8.2} {:>8.2}",
@@ -69,7 +68,7 @@ impl Report {
     /// TREC run lines (`qid Q0 doc rank score tag`) with strictly decreasing
     /// scores, so tools that re-sort by score keep this exact order.
     pub fn trec_run(&self, mode: &ModeReport) -> String {
-        let tag = serde_json::to_value(mode.mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        let tag = mode.mode.as_str();
         let mut out = String::new();
         for q in &mode.per_query {
             for (i, doc) in q.ranking.iter().enumerate() {
