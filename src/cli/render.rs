@@ -13,13 +13,14 @@ pub fn use_color() -> bool {
 
 pub fn build_summary(s: &BuildSummary) -> String {
     let vectors = match (&s.vector, &s.vector_skipped) {
-        (Some(v), _) => format!(
+        (Some(v), _) if v.embedded > 0 && v.embedding_seconds > 0.0 => format!(
             "{} vectors ({} embedded, {} reused, {:.0} passages/s)",
             v.points,
             v.embedded,
             v.reused,
-            if v.embedding_seconds > 0.0 { v.embedded as f64 / v.embedding_seconds } else { 0.0 }
+            v.embedded as f64 / v.embedding_seconds
         ),
+        (Some(v), _) => format!("{} vectors ({} embedded, {} reused)", v.points, v.embedded, v.reused),
         (None, Some(_)) => "vector lane skipped".to_owned(),
         (None, None) => "no vectors".to_owned(),
     };
