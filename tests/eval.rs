@@ -1,0 +1,83 @@
+//! `evident eval` on a tiny BEIR collection written here, with figures that can
+//! be computed by hand.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
+
+mod common;
+
+use common::*;
+
+fn collection(root: &std::path::Path) {
+    write(
+        root,
+        "corpus.jsonl",
+        concat!(
+            r#"{"_id": "d1", "title": "Vitamin D", "text": "Vitamin D deficiency is common in northern winters."}"#,
+            "\n",
+            r#"{"_id": "d2", "title": "Sleep", "text": "Sleep loss impairs memory consolidation in adults."}"#,
+            "\n",
+            r#"{"_id": "d3", "title": "Exercise", "text": "Regular exercise improves cardiovascular health and sleep quality."}"#,
+            "\n"
+        ),
+    );
+    write(
+        root,
+        "queries.jsonl",
+        concat!(
+            r#"{"_id": "q1", "text": "vitamin deficiency"}"#,
+            "\n",
+            r#"{"_id": "q2", "text": "memory consolidation"}"#,
+            "\n",
+            r#"{"_id": "q3", "text": "unjudged query"}"#,
+            "\n"
+        ),
+    );
+    // q2's relevant documents: d2 (grade 2) and d3 (grade 1), which lexical search ranks 1st and not at all.
+    write(root, "qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t2\nq2\td3\t1\n");
+}
+
+#[test]
+fn eval_reports_trec_style_metrics_and_writes_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("tiny");
+    collection(&root);
+    let (json, plot, runs, index) =
+        (tmp.path().join("r.json"), tmp.path().join("r.svg"), tmp.path().join("runs"), tmp.path().join("idx"));
+    let out = run(&[
+        "eval",
+        "--collection",
+        path(&root),
+        "--index",
+        path(&index),
+        "--mode",
+        "all",
+        "--json",
+        path(&json),
+        "--plot",
+        path(&plot),
+        "--trec-dir",
+        path(&runs),
+        "--quiet",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("tiny: 3 documents, 3 passages, 2 queries"), "{}", out.stdout);
+    for mode in ["lexical", "vector", "hybrid"] {
+        assert!(out.stdout.lines().any(|l| l.starts_with(mode)), "{}", out.stdout);
+    }
+
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let lexical = &report["modes"][0];
+    assert_eq!(lexical["mode"], "lexical");
+    // q1: d1 first → nDCG 1, MRR 1, recall 1. q2: d2 first (gain 2), d3 never retrieved:
+    // DCG = 2/log2(2) = 2; IDCG = 2 + 1/log2(3); recall = 1/2.
+    let q2_ndcg = 2.0 / (2.0 + 1.0 / 3f64.log2());
+    let expected_ndcg = (1.0 + q2_ndcg) / 2.0;
+    assert!((lexical["ndcg_10"].as_f64().unwrap() - expected_ndcg).abs() < 1e-9, "{lexical}");
+    assert!((lexical["recall_100"].as_f64().unwrap() - 0.75).abs() < 1e-9);
+    assert!((lexical["mrr_10"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    assert_eq!(lexical["per_query"][0]["ranking"][0], "d1");
+
+    let run_file = std::fs::read_to_string(runs.join("lexical.run")).unwrap();
+    assert!(run_file.starts_with("q1 Q0 d1 1 "), "{run_file}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("nDCG@10"));
+}
