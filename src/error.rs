@@ -82,6 +82,12 @@ pub enum Error {
     #[error("no index at {0}; build one with `evident index build <corpus> --index {0}`")]
     IndexMissing(PathBuf),
 
+    #[error(
+        "another `evident index build` (process {pid}) is writing to {path}; wait for it to finish, \
+         or remove {path}/BUILD.lock if that process no longer exists"
+    )]
+    IndexBusy { path: PathBuf, pid: u32 },
+
     #[error("index at {path} is damaged: {reason}; rebuild it with `evident index build`")]
     IndexCorrupt { path: PathBuf, reason: String },
 

@@ -167,3 +167,16 @@ fn index_directory_that_is_not_an_evident_index() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("no index at"), "{}", out.stderr);
 }
+
+#[test]
+fn a_second_build_while_one_is_running_is_refused() {
+    let f = fixture();
+    // A lock held by a live process (this test's own).
+    std::fs::write(f.index.join("BUILD.lock"), format!("{}\n", std::process::id())).unwrap();
+    f.fails(&f.corpus, "another `evident index build` (process");
+    // Once that process is gone the lock is stale and the next build takes it over
+    // (the killed-build tests exercise the same path with a real SIGKILL).
+    std::fs::write(f.index.join("BUILD.lock"), "4000000000\n").unwrap();
+    assert_eq!(build(&f.corpus, &f.index).code, 0);
+    assert!(!f.index.join("BUILD.lock").exists());
+}

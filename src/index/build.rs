@@ -43,6 +43,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     let started = Instant::now();
     // The index directory is checked before any work, so a wrong --index fails fast.
     let index = IndexDir::for_build(&options.index_dir)?;
+    let _lock = index.lock()?;
     let progress = Progress::new(options.quiet);
 
     progress.stage("reading corpus");

@@ -4,6 +4,7 @@
 //! index/
 //!   EVIDENT_INDEX            marker: this directory is an evident index
 //!   CURRENT                  name of the serving generation
+//!   BUILD.lock               pid of the build writing now (absent otherwise)
 //!   generations/
 //!     gen-000007/            immutable once published
 //!       manifest.json  meta.sqlite  lexical/
@@ -19,6 +20,7 @@ use crate::error::{Error, IoContext, Result};
 pub const MARKER_FILE: &str = "EVIDENT_INDEX";
 const MARKER_CONTENT: &str = "evident index, layout 1\n";
 const CURRENT_FILE: &str = "CURRENT";
+const LOCK_FILE: &str = "BUILD.lock";
 const GENERATIONS_DIR: &str = "generations";
 const STAGING_PREFIX: &str = ".staging-";
 const GENERATION_PREFIX: &str = "gen-";
@@ -46,6 +48,24 @@ impl Generation {
     pub fn lexical_path(&self) -> PathBuf {
         self.path.join("lexical")
     }
+}
+
+/// Held by the one build writing to an index; removed when dropped. A lock left
+/// by a build that died (its process is gone) is taken over.
+#[derive(Debug)]
+pub struct BuildLock {
+    path: PathBuf,
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+fn process_alive(pid: u32) -> bool {
+    // Linux: a live process has a /proc entry. Elsewhere, assume alive (never steal).
+    if Path::new("/proc/self").exists() { Path::new(&format!("/proc/{pid}")).exists() } else { true }
 }
 
 /// A generation being written; becomes a `Generation` when published.
@@ -96,6 +116,31 @@ impl IndexDir {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Takes the build lock, so two builds never write (or clean up) at once.
+    pub fn lock(&self) -> Result<BuildLock> {
+        let path = self.root.join(LOCK_FILE);
+        for _ in 0..2 {
+            match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut file) => {
+                    file.write_all(format!("{}\n", std::process::id()).as_bytes()).at(&path)?;
+                    return Ok(BuildLock { path });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let holder = fs::read_to_string(&path).ok().and_then(|t| t.trim().parse::<u32>().ok());
+                    match holder {
+                        Some(pid) if process_alive(pid) => {
+                            return Err(Error::IndexBusy { path: self.root.clone(), pid });
+                        }
+                        // The build that held it is gone: take the lock over.
+                        _ => fs::remove_file(&path).at(&path)?,
+                    }
+                }
+                Err(e) => return Err(Error::Io { path, source: e }),
+            }
+        }
+        Err(Error::IndexBusy { path: self.root.clone(), pid: 0 })
     }
 
     /// The generation `CURRENT` points to, if any build has completed.
@@ -270,6 +315,20 @@ mod tests {
         assert!(!debris.exists());
         assert_eq!(next.generation.name, "gen-000001");
         assert!(index.current().unwrap().is_none());
+    }
+
+    #[test]
+    fn build_lock_is_exclusive_and_stale_locks_are_taken_over() {
+        let tmp = tempfile::tempdir().unwrap();
+        let index = IndexDir::for_build(tmp.path()).unwrap();
+        let held = index.lock().unwrap();
+        assert!(matches!(index.lock(), Err(Error::IndexBusy { .. })));
+        drop(held);
+        let again = index.lock().unwrap();
+        drop(again);
+        // A lock whose process is gone (pid far above any real one here).
+        fs::write(tmp.path().join(LOCK_FILE), "4000000000\n").unwrap();
+        assert!(index.lock().is_ok());
     }
 
     #[test]
