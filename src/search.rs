@@ -131,14 +131,6 @@ impl Searcher {
         Ok(Self { generation, manifest, store, lexical, linker, vector })
     }
 
-    pub fn vector_enabled(&self) -> bool {
-        self.vector.is_ok()
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
     /// Entities named in `query` by an alias that belongs to exactly one entity.
     pub fn resolve_query_entities(&self, query: &str) -> Vec<String> {
         self.linker.link_any_language(query).into_iter().filter(|m| !m.ambiguous).map(|m| m.entity).collect()
@@ -224,11 +216,14 @@ impl Searcher {
         let fused = fuse(request.fusion, &weighted, request.top_k);
 
         let mut hits = Vec::with_capacity(fused.len());
+        let mut terms_by_language: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
         for item in fused {
             // The index parts and the store come from one generation, so every id resolves.
             let Some(passage) = self.store.passage(&item.passage_id)? else { continue };
-            let terms = analyzed_terms(&parsed, &passage.language);
-            let highlights = highlight(&passage.text, &passage.language, &terms);
+            let terms = terms_by_language
+                .entry(passage.language.clone())
+                .or_insert_with(|| analyzed_terms(&parsed, &passage.language));
+            let highlights = highlight(&passage.text, &passage.language, terms);
             let rank = hits.len() as u32 + 1;
             hits.push(SearchHit {
                 rank,

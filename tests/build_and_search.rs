@@ -45,10 +45,7 @@ fn build_prints_summary_and_search_finds_passages() {
 
 #[test]
 fn passage_spans_point_at_the_source_text() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp: _tmp, corpus, index } = built_small_corpus();
     let source = std::fs::read_to_string(corpus.join("docs/ed-1859-ch1.md")).unwrap();
     let lines: Vec<&str> = source.lines().collect();
     let rows: Vec<_> = passages(&index).into_iter().filter(|p| p.0.starts_with("p.ed-1859.ch1.")).collect();
@@ -79,10 +76,7 @@ fn two_builds_give_identical_passages() {
 
 #[test]
 fn rebuild_reuses_unchanged_sources_and_matches_a_fresh_build() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp, corpus, index } = built_small_corpus();
     let again = build(&corpus, &index);
     assert!(again.stdout.contains("5 of 5 sources reused"), "{}", again.stdout);
 
@@ -107,10 +101,7 @@ fn rebuild_reuses_unchanged_sources_and_matches_a_fresh_build() {
 
 #[test]
 fn language_and_work_filters_restrict_results() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
 
     let german = search_hits(&index, "natürliche Züchtung", &["--language", "de"]);
     assert!(!german.as_array().unwrap().is_empty());
@@ -127,10 +118,7 @@ fn language_and_work_filters_restrict_results() {
 
 #[test]
 fn quoted_phrase_must_match_in_order() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
     let hits = search_hits(&index, "\"survival of the fittest\"", &["-k", "50"]);
     let hits = hits.as_array().unwrap();
     assert!(!hits.is_empty());
@@ -140,10 +128,7 @@ fn quoted_phrase_must_match_in_order() {
 
 #[test]
 fn exact_mode_finds_a_passage_by_id_or_phrase() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
     let by_id = search_json(&index, "p.ed-1859.ch1.0002", &["--mode", "exact"]);
     assert_eq!(ids(&by_id["hits"]), vec!["p.ed-1859.ch1.0002"]);
     assert_eq!(by_id["route"]["rule"], "exact");
@@ -154,10 +139,7 @@ fn exact_mode_finds_a_passage_by_id_or_phrase() {
 
 #[test]
 fn auto_mode_routes_by_the_rule_table() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
     let phrase = search_json(&index, "\"struggle for life\"", &[]);
     assert_eq!(phrase["route"]["rule"], "auto.quoted_phrase");
     assert_eq!(phrase["lanes"], serde_json::json!(["exact", "lexical"]));
@@ -172,10 +154,7 @@ fn auto_mode_routes_by_the_rule_table() {
 
 #[test]
 fn query_syntax_characters_never_error() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
     for query in [
         "natural (selection",
         "\"natural selection",

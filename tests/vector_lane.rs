@@ -74,23 +74,18 @@ fn missing_model_builds_lexical_only_with_a_warning() {
     let tmp = tempfile::tempdir().unwrap();
     let (corpus, index, models) = (tmp.path().join("corpus"), tmp.path().join("index"), tmp.path().join("no-models"));
     small_corpus(&corpus);
-    let out: Run = evident()
-        .args(["index", "build", path(&corpus), "--index", path(&index), "--quiet"])
-        .env("EVIDENT_MODELS_DIR", &models)
-        .output()
-        .unwrap()
-        .into();
+    let out = run_with_env(
+        &["index", "build", path(&corpus), "--index", path(&index), "--quiet"],
+        "EVIDENT_MODELS_DIR",
+        &models,
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains("warning: vector lane skipped: model file MODEL.json not found"), "{}", out.stderr);
     assert!(out.stdout.contains("vector lane skipped"), "{}", out.stdout);
 
     // Hybrid search still answers, lexically, and says so.
-    let hybrid: Run = evident()
-        .args(["search", "struggle", "--index", path(&index), "--json"])
-        .env("EVIDENT_MODELS_DIR", &models)
-        .output()
-        .unwrap()
-        .into();
+    let hybrid =
+        run_with_env(&["search", "struggle", "--index", path(&index), "--json"], "EVIDENT_MODELS_DIR", &models);
     assert_eq!(hybrid.code, 0, "{}", hybrid.stderr);
     assert!(hybrid.stderr.contains("VECTOR_LANE_DISABLED"), "{}", hybrid.stderr);
     let json: serde_json::Value = serde_json::from_str(&hybrid.stdout).unwrap();
@@ -110,10 +105,7 @@ fn missing_model_builds_lexical_only_with_a_warning() {
 
 #[test]
 fn index_built_with_another_model_is_refused() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
-    small_corpus(&corpus);
-    assert_eq!(build(&corpus, &index).code, 0);
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
     let manifest_path = index.join("generations").join(current_generation(&index)).join("manifest.json");
     let mut manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::failpoint;
-use super::layout::IndexDir;
+use super::layout::{Generation, IndexDir};
 use super::manifest::{Counts, MANIFEST_FORMAT, Manifest, Versions};
 use super::vectors::{VectorInputs, VectorOutcome, build_vectors, server_collection};
 use crate::chunk::chunk;
@@ -48,7 +48,9 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
 
     progress.stage("reading corpus");
     let corpus = corpus::load(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
-    let mut reused = previous_passages(&index, &corpus)?;
+    // The serving generation, read once: unchanged sources reuse its passages and vectors.
+    let previous = index.current()?.and_then(|g| Manifest::read(&g.manifest_path()).ok().map(|m| (m, g)));
+    let mut reused = previous_passages(previous.as_ref(), &corpus)?;
     let reused_sources = reused.len();
     let reused_documents: HashSet<String> = reused.values().flat_map(|by_doc| by_doc.keys().cloned()).collect();
 
@@ -85,7 +87,6 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     failpoint::pause("after-lexical");
 
     let models_dir = options.models_dir.clone().unwrap_or_else(default_models_dir);
-    let previous = index.current()?.and_then(|g| Manifest::read(&g.manifest_path()).ok().map(|m| (m, g)));
     progress.start("embedding", total_passages as u64, "passages");
     let outcome = build_vectors(
         &models_dir,
@@ -174,10 +175,12 @@ fn drop_server_collections(corpus: &Corpus, removed: &[String]) {
 
 /// Passages of sources unchanged since the serving generation, by source path
 /// then document id. Any problem reading the old generation just means no reuse.
-fn previous_passages(index: &IndexDir, corpus: &Corpus) -> Result<BTreeMap<String, BTreeMap<String, Vec<Passage>>>> {
+fn previous_passages(
+    previous: Option<&(Manifest, Generation)>,
+    corpus: &Corpus,
+) -> Result<BTreeMap<String, BTreeMap<String, Vec<Passage>>>> {
     let mut reused = BTreeMap::new();
-    let Some(current) = index.current()? else { return Ok(reused) };
-    let Ok(manifest) = Manifest::read(&current.manifest_path()) else { return Ok(reused) };
+    let Some((manifest, current)) = previous else { return Ok(reused) };
     if !manifest.passages_reusable_with(corpus.config.chunking, &corpus.config.default_language) {
         return Ok(reused);
     }

@@ -209,18 +209,10 @@ impl IndexDir {
     pub fn prune(&self) -> Result<Vec<String>> {
         let current = self.current()?.map(|g| g.name);
         let dir = self.root.join(GENERATIONS_DIR);
-        let mut generations: Vec<(u64, String)> = fs::read_dir(&dir)
-            .at(&dir)?
-            .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                generation_number(&name).map(|n| (n, name))
-            })
-            .collect();
-        generations.sort();
+        let generations = self.generations()?;
         let excess = generations.len().saturating_sub(KEEP_GENERATIONS);
         let mut removed = Vec::new();
-        for (_, name) in generations.into_iter().take(excess) {
+        for name in generations.into_iter().take(excess) {
             if Some(&name) == current.as_ref() {
                 continue;
             }

@@ -61,15 +61,6 @@ impl Store {
         Ok(self.conn.prepare_cached(&sql)?.query_row([id], passage_row).optional()?)
     }
 
-    /// Rows for `ids`, in the order given; unknown ids are skipped.
-    pub fn passages(&self, ids: &[String]) -> Result<Vec<PassageRow>> {
-        let mut rows = Vec::with_capacity(ids.len());
-        for id in ids {
-            rows.extend(self.passage(id)?);
-        }
-        Ok(rows)
-    }
-
     /// Every entity with its aliases (relations and senses are not needed to link).
     pub fn entities(&self) -> Result<Vec<Entity>> {
         let mut aliases: BTreeMap<String, Vec<Alias>> = BTreeMap::new();

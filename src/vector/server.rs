@@ -77,10 +77,6 @@ impl ServerStore {
         Ok(store)
     }
 
-    pub fn collection(&self) -> &str {
-        &self.collection
-    }
-
     pub fn drop_collection(&self) -> Result<(), Unavailable> {
         self.runtime
             .block_on(self.client.delete_collection(self.collection.as_str()))

@@ -31,6 +31,27 @@ pub fn run(args: &[&str]) -> Run {
     evident().args(args).output().expect("spawn evident").into()
 }
 
+/// `run` with one environment variable set.
+pub fn run_with_env(args: &[&str], key: &str, value: &Path) -> Run {
+    evident().args(args).env(key, value).output().expect("spawn evident").into()
+}
+
+/// The small corpus written to `<tmp>/corpus` and built into `<tmp>/index`.
+pub struct Built {
+    pub tmp: tempfile::TempDir,
+    pub corpus: PathBuf,
+    pub index: PathBuf,
+}
+
+pub fn built_small_corpus() -> Built {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    let out = build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    Built { tmp, corpus, index }
+}
+
 pub fn build(corpus: &Path, index: &Path) -> Run {
     run(&["index", "build", path(corpus), "--index", path(index), "--quiet"])
 }
