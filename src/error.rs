@@ -115,6 +115,15 @@ pub enum Error {
 
     #[error("the vector lane is unavailable: {0}")]
     VectorLaneUnavailable(String),
+
+    #[error(transparent)]
+    Contract(#[from] crate::contract::ContractError),
+
+    #[error("the server refuses to start: {0}")]
+    ServeRefused(String),
+
+    #[error("the server stopped: {0}")]
+    ServeFailed(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -6,6 +6,7 @@
 
 pub mod chunk;
 pub mod cli;
+pub mod contract;
 pub mod corpus;
 pub mod error;
 pub mod eval;
@@ -14,10 +15,13 @@ pub mod index;
 pub mod lane;
 pub mod lexical;
 pub mod linker;
+pub mod mcp;
 pub mod passage;
 pub mod routing;
 pub mod search;
 pub mod store;
+pub mod telemetry;
+pub mod tools;
 pub mod vector;
 
 pub use error::{Error, Result};

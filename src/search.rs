@@ -12,7 +12,7 @@ use crate::lane::{Lane, LaneHits};
 use crate::lexical::{Filters, LexicalIndex, ParsedQuery, analyzed_terms, highlight, parse_query};
 use crate::linker::Linker;
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
-use crate::store::{PassageRow, Store};
+use crate::store::{LinkFilter, PassageRow, Store};
 use crate::vector::{Embedder, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
 
 /// Candidates each lane contributes before fusion.
@@ -44,6 +44,9 @@ pub struct SearchRequest {
     pub fusion: FusionMethod,
     /// Replaces the routing table's weight for these lanes (for tuning and evaluation).
     pub weights: Vec<(Lane, f64)>,
+    /// The entities the request is about, when the caller already resolved
+    /// them (concept tools); otherwise they are resolved from the query.
+    pub concepts: Option<Vec<String>>,
 }
 
 impl Default for SearchRequest {
@@ -56,6 +59,7 @@ impl Default for SearchRequest {
             depth: DEFAULT_DEPTH,
             fusion: FusionMethod::default(),
             weights: Vec::new(),
+            concepts: None,
         }
     }
 }
@@ -85,6 +89,23 @@ pub struct SearchOutcome {
     /// Entities the query resolved to (used by the entity lane).
     pub resolved_entities: Vec<String>,
     pub hits: Vec<SearchHit>,
+}
+
+/// What a lane searches for and within.
+#[derive(Clone, Copy)]
+pub struct LaneInput<'a> {
+    pub query: &'a str,
+    pub parsed: &'a ParsedQuery,
+    /// Entities the entity lane looks up.
+    pub entities: &'a [String],
+    pub filters: &'a Filters,
+    /// Only these passages may be returned (from `filters.entities`).
+    pub allowed: Option<&'a [String]>,
+    pub depth: usize,
+}
+
+fn link_filter(filters: &Filters) -> LinkFilter<'_> {
+    LinkFilter { language: filters.language.as_deref(), work: filters.work.as_deref(), years: filters.years }
 }
 
 /// A routed request's lanes, before fusion.
@@ -136,34 +157,58 @@ impl Searcher {
         self.linker.link_any_language(query).into_iter().filter(|m| !m.ambiguous).map(|m| m.entity).collect()
     }
 
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Whether `word` occurs anywhere in the corpus (lexical index, any language).
+    pub fn word_occurs(&self, word: &str) -> bool {
+        self.lexical.occurs(word)
+    }
+
+    pub fn linker(&self) -> &Linker {
+        &self.linker
+    }
+
+    /// Why the vector lane is off, or `None` when it is on.
+    pub fn vector_disabled_reason(&self) -> Option<&str> {
+        self.vector.as_ref().err().map(String::as_str)
+    }
+
+    /// Passage ids the filters' entity restriction allows (`None`: no restriction).
+    pub fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<String>>> {
+        if filters.entities.is_empty() {
+            return Ok(None);
+        }
+        let linked = self.store.passages_linked_to(&filters.entities, &link_filter(filters), usize::MAX)?;
+        Ok(Some(linked.into_iter().map(|(id, _)| id).collect()))
+    }
+
     /// Runs one lane.
-    pub fn lane(
-        &self,
-        lane: Lane,
-        query: &str,
-        parsed: &ParsedQuery,
-        entities: &[String],
-        filters: &Filters,
-        depth: usize,
-    ) -> Result<LaneHits> {
+    pub fn lane(&self, lane: Lane, input: &LaneInput<'_>) -> Result<LaneHits> {
+        let LaneInput { query, parsed, entities, filters, allowed, depth } = *input;
         match lane {
-            Lane::Lexical => self.lexical.search(parsed, filters, depth),
-            Lane::Exact => self.exact_lane(query, parsed, filters, depth),
+            Lane::Lexical => self.lexical.search(parsed, filters, allowed, depth),
+            Lane::Exact => self.exact_lane(input),
             Lane::Entity => {
-                let linked = self.store.passages_linked_to(
-                    entities,
-                    filters.language.as_deref(),
-                    filters.work.as_deref(),
-                    depth,
-                )?;
-                Ok(LaneHits::from_scored(Lane::Entity, linked.into_iter().map(|(id, n)| (id, n as f32)).collect()))
+                let linked = self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)?;
+                let allowed: Option<std::collections::HashSet<&str>> =
+                    allowed.map(|ids| ids.iter().map(String::as_str).collect());
+                let scored: Vec<(String, f32)> = linked
+                    .into_iter()
+                    .filter(|(id, _)| allowed.as_ref().is_none_or(|a| a.contains(id.as_str())))
+                    .take(depth)
+                    .map(|(id, n)| (id, n as f32))
+                    .collect();
+                Ok(LaneHits::from_scored(Lane::Entity, scored))
             }
             Lane::Vector => {
                 let lane = self.vector.as_ref().map_err(|reason| Error::VectorLaneUnavailable(reason.clone()))?;
                 let filter = VectorFilter {
                     language: filters.language.clone(),
                     work: filters.work.clone(),
-                    entity_ids: Vec::new(),
+                    entity_ids: filters.entities.clone(),
+                    years: filters.years,
                 };
                 vector_lane(&lane.embedder, lane.store.as_ref(), query, parsed, filter, depth)
                     .map_err(|e| Error::VectorLaneUnavailable(e.0))
@@ -173,14 +218,15 @@ impl Searcher {
 
     /// A passage id finds that passage; otherwise the quoted phrases (or the
     /// whole query) must occur as phrases.
-    fn exact_lane(&self, query: &str, parsed: &ParsedQuery, filters: &Filters, depth: usize) -> Result<LaneHits> {
-        let trimmed = query.trim();
+    fn exact_lane(&self, input: &LaneInput<'_>) -> Result<LaneHits> {
+        let trimmed = input.query.trim();
         if trimmed.starts_with("p.") && self.store.passage(trimmed)?.is_some() {
             return Ok(LaneHits::from_scored(Lane::Exact, vec![(trimmed.to_owned(), 1.0)]));
         }
-        let phrases = if parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { parsed.phrases.clone() };
+        let phrases =
+            if input.parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { input.parsed.phrases.clone() };
         let exact = ParsedQuery { phrases, free_text: String::new() };
-        let mut hits = self.lexical.search(&exact, filters, depth)?;
+        let mut hits = self.lexical.search(&exact, input.filters, input.allowed, input.depth)?;
         hits.lane = Lane::Exact;
         Ok(hits)
     }
@@ -189,7 +235,7 @@ impl Searcher {
     pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
         let parsed = parse_query(&request.query);
         let depth = request.depth.max(request.top_k);
-        let resolved_entities = self.resolve_query_entities(&request.query);
+        let resolved_entities = request.concepts.clone().unwrap_or_else(|| self.resolve_query_entities(&request.query));
         let signals =
             QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
         let mut route = route(request.mode, signals, self.vector.is_ok());
@@ -198,13 +244,19 @@ impl Searcher {
                 *weight = *w;
             }
         }
+        let allowed = self.allowed_passages(&request.filters)?;
+        let input = LaneInput {
+            query: &request.query,
+            parsed: &parsed,
+            entities: &resolved_entities,
+            filters: &request.filters,
+            allowed: allowed.as_deref(),
+            depth,
+        };
         let lists: Vec<(LaneHits, f64)> = route
             .lanes
             .iter()
-            .map(|(lane, weight)| {
-                self.lane(*lane, &request.query, &parsed, &resolved_entities, &request.filters, depth)
-                    .map(|h| (h, *weight))
-            })
+            .map(|(lane, weight)| self.lane(*lane, &input).map(|h| (h, *weight)))
             .collect::<Result<_>>()?;
         Ok(LaneRun { parsed, resolved_entities, route, lists })
     }

@@ -380,7 +380,7 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
     assert_eq!(store.count().unwrap(), 4);
 
     // Filtered nearest-neighbour query.
-    let filter = VectorFilter { language: Some("en".into()), work: None, entity_ids: vec![] };
+    let filter = VectorFilter { language: Some("en".into()), ..VectorFilter::default() };
     let hits =
         store.search(&VectorQuery { vectors: vec![vec![0.0, 1.0, 0.0]], filter: filter.clone(), limit: 2 }).unwrap();
     assert_eq!(hits.iter().map(|h| h.0.as_str()).collect::<Vec<_>>(), vec!["p.b.0002", "p.a.0002"]);
@@ -394,7 +394,7 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
     }
 
     // Entity filter: any of the listed entities.
-    let by_entity = VectorFilter { language: None, work: None, entity_ids: vec!["concept.x".into()] };
+    let by_entity = VectorFilter { entity_ids: vec!["concept.x".into()], ..VectorFilter::default() };
     let hits = store.search(&VectorQuery { vectors: vec![vec![0.0, 1.0, 0.0]], filter: by_entity, limit: 10 }).unwrap();
     assert_eq!(hits.iter().map(|h| h.0.as_str()).collect::<Vec<_>>(), vec!["p.b.0001", "p.a.0001"]);
 

@@ -27,6 +27,52 @@ pub enum Command {
     Search(SearchArgs),
     /// Measure retrieval quality and latency on a BEIR-layout collection.
     Eval(EvalArgs),
+    /// Serve the index to MCP clients over stdio (stdout carries only the protocol).
+    Serve(ServeArgs),
+    /// Write or check the published tool contract (contract/).
+    #[command(subcommand)]
+    Contract(ContractCommand),
+    /// Summarise the server's query log: calls, error rates, p50/p95 per tool.
+    Stats(StatsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub location: IndexLocation,
+    #[command(flatten)]
+    pub models: ModelsLocation,
+    /// Byte budget of a response's structured content; larger evidence lists are paged.
+    #[arg(long, env = "EVIDENT_RESPONSE_BUDGET", default_value_t = crate::tools::dispatch::DEFAULT_RESPONSE_BUDGET,
+          value_parser = clap::value_parser!(usize))]
+    pub response_budget: usize,
+    /// Do not write the query log (index/state/query_log.sqlite).
+    #[arg(long)]
+    pub no_telemetry: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ContractCommand {
+    /// Regenerate contract/evident_mcp_v<N>.json and contract/TOOLS.md from the code.
+    Write(ContractArgs),
+    /// Fail with a diff when the contract files differ from what the code generates.
+    Check(ContractArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ContractArgs {
+    /// The contract directory.
+    #[arg(long, default_value = "contract")]
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub location: IndexLocation,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -147,7 +193,65 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Index(IndexCommand::Build(args)) => run_build(args),
         Command::Search(args) => run_search(args),
         Command::Eval(args) => run_eval(args),
+        Command::Serve(args) => run_serve(args),
+        Command::Contract(ContractCommand::Write(args)) => {
+            for path in crate::contract::write(&args.dir)? {
+                println!("wrote {}", path.display());
+            }
+            Ok(())
+        }
+        Command::Contract(ContractCommand::Check(args)) => {
+            crate::contract::check(&args.dir)?;
+            println!("contract up to date (v{})", crate::contract::CONTRACT_VERSION);
+            Ok(())
+        }
+        Command::Stats(args) => run_stats(args),
     }
+}
+
+fn run_serve(args: ServeArgs) -> Result<()> {
+    crate::mcp::self_test().map_err(Error::ServeRefused)?;
+    let index = crate::tools::IndexHandle::open(&args.location.index, args.models.models_dir.as_deref())
+        .map_err(|e| Error::ServeRefused(e.to_string()))?;
+    let mut config = crate::mcp::ServeConfig::new(args.location.index.clone(), args.models.models_dir.clone());
+    config.response_budget = args.response_budget.max(1);
+    if args.no_telemetry {
+        config.telemetry = None;
+    }
+    let listed: Vec<&str> = config.listed().map(|t| t.name).collect();
+    tracing::info!(tools = ?listed, index = %args.location.index.display(), "serving MCP on stdio");
+    let server = crate::mcp::EvidentServer::new(index, config);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| Error::Io { path: PathBuf::from("<tokio runtime>"), source })?;
+    runtime.block_on(crate::mcp::serve(server)).map_err(Error::ServeFailed)
+}
+
+fn run_stats(args: StatsArgs) -> Result<()> {
+    let stats = crate::telemetry::stats(&crate::telemetry::default_path(&args.location.index))?;
+    if args.json {
+        let json = serde_json::to_string_pretty(&stats).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        println!("{json}");
+        return Ok(());
+    }
+    println!(
+        "{:<24} {:>7} {:>7} {:>7} {:>9} {:>9} {:>6}",
+        "tool", "calls", "errors", "err %", "p50 ms", "p95 ms", "alias"
+    );
+    for s in stats {
+        println!(
+            "{:<24} {:>7} {:>7} {:>6.1}% {:>9.2} {:>9.2} {:>6}",
+            s.tool,
+            s.calls,
+            s.errors,
+            s.error_rate * 100.0,
+            s.p50_ms,
+            s.p95_ms,
+            s.via_alias
+        );
+    }
+    Ok(())
 }
 
 fn parse_lane_weight(text: &str) -> std::result::Result<(crate::lane::Lane, f64), String> {
@@ -229,7 +333,7 @@ fn run_search(args: SearchArgs) -> Result<()> {
     let request = SearchRequest {
         query: args.query,
         top_k: usize::from(args.top_k),
-        filters: Filters { language: args.language, work: args.work },
+        filters: Filters { language: args.language, work: args.work, ..Filters::default() },
         mode: args.mode,
         ..SearchRequest::default()
     };

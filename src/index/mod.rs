@@ -4,7 +4,7 @@
 //! leaves the previous generation serving. The last two generations are kept.
 
 mod build;
-mod failpoint;
+pub(crate) mod failpoint;
 mod layout;
 mod manifest;
 mod vectors;

@@ -26,6 +26,10 @@ use fields::LexicalFields;
 pub struct Filters {
     pub language: Option<String>,
     pub work: Option<String>,
+    /// Inclusive year range (a period); passages without a year never match.
+    pub years: Option<(i32, i32)>,
+    /// Passages must mention at least one of these entities.
+    pub entities: Vec<String>,
 }
 
 pub struct LexicalIndex {
@@ -48,11 +52,18 @@ impl LexicalIndex {
         Ok(Self { reader, fields })
     }
 
-    /// Ranks passages for `query` by BM25; at most `depth` hits.
-    pub fn search(&self, query: &ParsedQuery, filters: &Filters, depth: usize) -> Result<LaneHits> {
+    /// Ranks passages for `query` by BM25; at most `depth` hits, only among
+    /// `allowed` passage ids when given.
+    pub fn search(
+        &self,
+        query: &ParsedQuery,
+        filters: &Filters,
+        allowed: Option<&[String]>,
+        depth: usize,
+    ) -> Result<LaneHits> {
         let searcher = self.reader.searcher();
         let languages = query::plausible_languages(&searcher, &self.fields, query, filters);
-        let Some(tantivy_query) = query::build(&self.fields, query, filters, &languages) else {
+        let Some(tantivy_query) = query::build(&self.fields, query, filters, allowed, &languages) else {
             return Ok(LaneHits { lane: Lane::Lexical, hits: Vec::new() });
         };
         let top = searcher.search(&tantivy_query, &TopDocs::with_limit(depth.max(1)))?;
@@ -64,5 +75,16 @@ impl LexicalIndex {
             }
         }
         Ok(LaneHits::from_scored(Lane::Lexical, scored))
+    }
+
+    /// Whether any passage, in any language, contains `word` (as its analyzer
+    /// reduces it). Words every analyzer drops count as absent.
+    pub fn occurs(&self, word: &str) -> bool {
+        let searcher = self.reader.searcher();
+        self.fields.text.iter().any(|(name, field)| {
+            query::analyze(name, word)
+                .iter()
+                .any(|(_, term)| searcher.doc_freq(&tantivy::Term::from_field_text(*field, term)).unwrap_or(0) > 0)
+        })
     }
 }

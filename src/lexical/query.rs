@@ -2,7 +2,8 @@
 //! on syntax: quoted spans become phrases that must match, the rest are terms
 //! whose adjacency earns a proximity bonus. No query-parser syntax is exposed.
 
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
+use std::ops::Bound;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
@@ -65,7 +66,7 @@ fn is_quote(c: char) -> bool {
 }
 
 /// (position, term) pairs of `text` under an analyzer.
-fn analyze(analyzer_name: &str, text: &str) -> Vec<(usize, String)> {
+pub(super) fn analyze(analyzer_name: &str, text: &str) -> Vec<(usize, String)> {
     let mut analyzer = analyzer(analyzer_name);
     let mut stream = analyzer.token_stream(text);
     let mut out = Vec::new();
@@ -143,6 +144,7 @@ pub fn build(
     fields: &LexicalFields,
     query: &ParsedQuery,
     filters: &Filters,
+    allowed: Option<&[String]>,
     languages: &[&'static str],
 ) -> Option<Box<dyn Query>> {
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
@@ -188,6 +190,14 @@ pub fn build(
     }
     if let Some(work) = &filters.work {
         clauses.push((Occur::Must, term_query(fields.work, work)));
+    }
+    if let Some((first, last)) = filters.years {
+        let bound = |year: i32| Bound::Included(Term::from_field_i64(fields.year, i64::from(year)));
+        clauses.push((Occur::Must, Box::new(RangeQuery::new(bound(first), bound(last)))));
+    }
+    if let Some(allowed) = allowed {
+        let terms = allowed.iter().map(|id| Term::from_field_text(fields.passage_id, id));
+        clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
     }
     Some(Box::new(BooleanQuery::new(clauses)))
 }

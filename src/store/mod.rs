@@ -6,6 +6,6 @@ mod read;
 mod schema;
 mod write;
 
-pub use read::{PassageRow, Store};
+pub use read::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 pub use schema::SCHEMA_VERSION;
 pub use write::write_store;

@@ -2,17 +2,24 @@
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use super::schema::SCHEMA_VERSION;
-use crate::corpus::{Alias, Entity};
+use crate::corpus::{Alias, Entity, Relation, TermMapping};
 use crate::error::{Error, Result};
 use crate::linker::Mention;
 use crate::passage::Passage;
 
+/// Read-only connections to one store. A connection serves one thread at a
+/// time, so concurrent readers each check one out of a small pool.
 pub struct Store {
-    conn: Connection,
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
 }
+
+/// Connections kept open between calls; more are opened under load and dropped after.
+const IDLE_CONNECTIONS: usize = 8;
 
 /// A passage with the document fields a search result shows.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -40,6 +47,13 @@ const PASSAGE_COLUMNS: &str = "p.id, p.document_id, p.ordinal, p.text, p.languag
 
 impl Store {
     pub fn open(path: &Path) -> Result<Self> {
+        let conn = Self::connect(path)?;
+        let store = Self { path: path.to_owned(), idle: Mutex::new(Vec::new()) };
+        store.release(conn);
+        Ok(store)
+    }
+
+    fn connect(path: &Path) -> Result<Connection> {
         let conn =
             Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
         let version: Option<String> =
@@ -50,7 +64,27 @@ impl Store {
                 reason: format!("metadata schema version {version:?}, expected {SCHEMA_VERSION}"),
             });
         }
-        Ok(Self { conn })
+        Ok(conn)
+    }
+
+    fn release(&self, conn: Connection) {
+        if let Ok(mut idle) = self.idle.lock()
+            && idle.len() < IDLE_CONNECTIONS
+        {
+            idle.push(conn);
+        }
+    }
+
+    /// Runs `f` on a pooled connection.
+    pub(super) fn with<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let conn = match pooled {
+            Some(conn) => conn,
+            None => Self::connect(&self.path)?,
+        };
+        let out = f(&conn);
+        self.release(conn);
+        out
     }
 
     pub fn passage(&self, id: &str) -> Result<Option<PassageRow>> {
@@ -58,110 +92,267 @@ impl Store {
             "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
              JOIN sources s ON s.id = d.source_id WHERE p.id = ?1"
         );
-        Ok(self.conn.prepare_cached(&sql)?.query_row([id], passage_row).optional()?)
+        self.with(|c| Ok(c.prepare_cached(&sql)?.query_row([id], passage_row).optional()?))
     }
 
-    /// Every entity with its aliases (relations and senses are not needed to link).
+    /// Every entity with its aliases, senses and relations.
     pub fn entities(&self) -> Result<Vec<Entity>> {
-        let mut aliases: BTreeMap<String, Vec<Alias>> = BTreeMap::new();
-        let mut stmt = self.conn.prepare(
-            "SELECT entity_id, language, alias, review_status FROM aliases ORDER BY entity_id, language, alias",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((r.get::<_, String>(0)?, Alias { language: r.get(1)?, name: r.get(2)?, review_status: r.get(3)? }))
-        })?;
-        for row in rows {
-            let (entity, alias) = row?;
-            aliases.entry(entity).or_default().push(alias);
-        }
-        let mut stmt = self.conn.prepare(
-            "SELECT id, name, kind, period, status, review_status, ambiguous, definition FROM entities ORDER BY id",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(Entity {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                kind: r.get(2)?,
-                aliases: Vec::new(),
-                period: r.get(3)?,
-                status: r.get(4)?,
-                review_status: r.get(5)?,
-                ambiguous: r.get(6)?,
-                senses: Vec::new(),
-                definition: r.get(7)?,
-                relations: Vec::new(),
-                extra: BTreeMap::new(),
-            })
-        })?;
-        let mut entities = Vec::new();
-        for row in rows {
-            let mut entity = row?;
-            entity.aliases = aliases.remove(&entity.id).unwrap_or_default();
-            entities.push(entity);
-        }
-        Ok(entities)
+        self.with(|conn| {
+            let mut aliases: BTreeMap<String, Vec<Alias>> = BTreeMap::new();
+            let mut stmt = conn.prepare(
+                "SELECT entity_id, language, alias, review_status FROM aliases ORDER BY entity_id, language, alias",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, Alias { language: r.get(1)?, name: r.get(2)?, review_status: r.get(3)? }))
+            })?;
+            for row in rows {
+                let (entity, alias) = row?;
+                aliases.entry(entity).or_default().push(alias);
+            }
+            let mut relations: BTreeMap<String, Vec<Relation>> = BTreeMap::new();
+            let mut stmt = conn.prepare(
+                "SELECT entity_id, relation, target_id FROM entity_relations ORDER BY entity_id, relation, target_id",
+            )?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, Relation { relation: r.get(1)?, target: r.get(2)? })))?;
+            for row in rows {
+                let (entity, relation) = row?;
+                relations.entry(entity).or_default().push(relation);
+            }
+            let mut stmt = conn.prepare(
+                "SELECT id, name, kind, period, status, review_status, ambiguous, definition, senses \
+                 FROM entities ORDER BY id",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                let senses: String = r.get(8)?;
+                Ok(Entity {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    kind: r.get(2)?,
+                    aliases: Vec::new(),
+                    period: r.get(3)?,
+                    status: r.get(4)?,
+                    review_status: r.get(5)?,
+                    ambiguous: r.get(6)?,
+                    // Written by `write` from a Vec<String>; an unreadable value reads as no senses.
+                    senses: serde_json::from_str(&senses).unwrap_or_default(),
+                    definition: r.get(7)?,
+                    relations: Vec::new(),
+                    extra: BTreeMap::new(),
+                })
+            })?;
+            let mut entities = Vec::new();
+            for row in rows {
+                let mut entity = row?;
+                entity.aliases = aliases.remove(&entity.id).unwrap_or_default();
+                entity.relations = relations.remove(&entity.id).unwrap_or_default();
+                entities.push(entity);
+            }
+            Ok(entities)
+        })
     }
 
     /// Passages linked to any of `entities`, most mentions first, then by id;
-    /// restricted to a language and work when given.
+    /// restricted by the filters that are given.
     pub fn passages_linked_to(
         &self,
         entities: &[String],
-        language: Option<&str>,
-        work: Option<&str>,
+        filter: &LinkFilter<'_>,
         limit: usize,
     ) -> Result<Vec<(String, u32)>> {
-        let mut out: BTreeMap<String, u32> = BTreeMap::new();
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT pe.passage_id, pe.mentions FROM passage_entities pe \
-             JOIN passages p ON p.id = pe.passage_id JOIN documents d ON d.id = p.document_id \
-             WHERE pe.entity_id = ?1 AND (?2 IS NULL OR p.language = ?2) AND (?3 IS NULL OR d.work_id = ?3)",
-        )?;
-        for entity in entities {
-            let rows =
-                stmt.query_map(params![entity, language, work], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))?;
-            for row in rows {
-                let (passage, mentions) = row?;
-                *out.entry(passage).or_default() += mentions;
+        self.with(|conn| {
+            let mut out: BTreeMap<String, u32> = BTreeMap::new();
+            let mut stmt = conn.prepare_cached(
+                "SELECT pe.passage_id, pe.mentions FROM passage_entities pe \
+                 JOIN passages p ON p.id = pe.passage_id JOIN documents d ON d.id = p.document_id \
+                 WHERE pe.entity_id = ?1 AND (?2 IS NULL OR p.language = ?2) AND (?3 IS NULL OR d.work_id = ?3) \
+                 AND (?4 IS NULL OR d.year BETWEEN ?4 AND ?5)",
+            )?;
+            for entity in entities {
+                let (first, last) = filter.years.unzip();
+                let rows = stmt.query_map(params![entity, filter.language, filter.work, first, last], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?))
+                })?;
+                for row in rows {
+                    let (passage, mentions) = row?;
+                    *out.entry(passage).or_default() += mentions;
+                }
             }
-        }
-        let mut ranked: Vec<(String, u32)> = out.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        ranked.truncate(limit);
-        Ok(ranked)
+            let mut ranked: Vec<(String, u32)> = out.into_iter().collect();
+            ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            ranked.truncate(limit);
+            Ok(ranked)
+        })
     }
 
     /// Passages (with entity links) of every document whose source file has
     /// `sha256`, keyed by document id; used to reuse unchanged sources.
     pub fn passages_of_source(&self, path: &str, sha256: &str) -> Result<BTreeMap<String, Vec<Passage>>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT p.id, p.document_id, p.ordinal, p.text, p.byte_start, p.byte_end, p.line_start, p.line_end, \
-             p.language, p.words FROM passages p JOIN documents d ON d.id = p.document_id \
-             JOIN sources s ON s.id = d.source_id WHERE s.path = ?1 AND s.sha256 = ?2 \
-             ORDER BY p.document_id, p.ordinal",
-        )?;
-        let mut out: BTreeMap<String, Vec<Passage>> = BTreeMap::new();
-        let rows = stmt.query_map(params![path, sha256], |r| {
-            Ok(Passage {
-                id: r.get(0)?,
-                document_id: r.get(1)?,
-                ordinal: r.get(2)?,
-                text: r.get(3)?,
-                byte_start: r.get::<_, i64>(4)? as u64,
-                byte_end: r.get::<_, i64>(5)? as u64,
-                line_start: r.get(6)?,
-                line_end: r.get(7)?,
-                language: r.get(8)?,
-                words: r.get(9)?,
-                mentions: Vec::<Mention>::new(),
-            })
-        })?;
-        for row in rows {
-            let passage = row?;
-            out.entry(passage.document_id.clone()).or_default().push(passage);
-        }
-        Ok(out)
+        self.with(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT p.id, p.document_id, p.ordinal, p.text, p.byte_start, p.byte_end, p.line_start, p.line_end, \
+                 p.language, p.words FROM passages p JOIN documents d ON d.id = p.document_id \
+                 JOIN sources s ON s.id = d.source_id WHERE s.path = ?1 AND s.sha256 = ?2 \
+                 ORDER BY p.document_id, p.ordinal",
+            )?;
+            let mut out: BTreeMap<String, Vec<Passage>> = BTreeMap::new();
+            let rows = stmt.query_map(params![path, sha256], |r| {
+                Ok(Passage {
+                    id: r.get(0)?,
+                    document_id: r.get(1)?,
+                    ordinal: r.get(2)?,
+                    text: r.get(3)?,
+                    byte_start: r.get::<_, i64>(4)? as u64,
+                    byte_end: r.get::<_, i64>(5)? as u64,
+                    line_start: r.get(6)?,
+                    line_end: r.get(7)?,
+                    language: r.get(8)?,
+                    words: r.get(9)?,
+                    mentions: Vec::<Mention>::new(),
+                })
+            })?;
+            for row in rows {
+                let passage = row?;
+                out.entry(passage.document_id.clone()).or_default().push(passage);
+            }
+            Ok(out)
+        })
     }
+
+    /// The corpus's periods in configured order.
+    pub fn periods(&self) -> Result<Vec<PeriodRow>> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare("SELECT id, label, start_year, end_year FROM periods ORDER BY ord")?;
+            let rows = stmt.query_map([], |r| {
+                Ok(PeriodRow { id: r.get(0)?, label: r.get(1)?, start_year: r.get(2)?, end_year: r.get(3)? })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Every terminology mapping, in file order.
+    pub fn terminology(&self) -> Result<Vec<TermMapping>> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT entity_id, source_language, source_term, target_language, target_term, review_status, \
+                 warnings, note FROM terminology ORDER BY id",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                let warnings: String = r.get(6)?;
+                Ok(TermMapping {
+                    entity: r.get(0)?,
+                    source_language: r.get(1)?,
+                    source_term: r.get(2)?,
+                    target_language: r.get(3)?,
+                    target_term: r.get(4)?,
+                    review_status: r.get(5)?,
+                    warnings: serde_json::from_str(&warnings).unwrap_or_default(),
+                    note: r.get(7)?,
+                })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Passages of `document` with ordinals in `first..=last`, in source order.
+    pub fn passages_in_range(&self, document: &str, first: u32, last: u32) -> Result<Vec<PassageRow>> {
+        let sql = format!(
+            "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
+             JOIN sources s ON s.id = d.source_id WHERE p.document_id = ?1 AND p.ordinal BETWEEN ?2 AND ?3 \
+             ORDER BY p.ordinal"
+        );
+        self.with(|c| {
+            let mut stmt = c.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![document, first, last], passage_row)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// How many passages `document` has.
+    pub fn passage_count(&self, document: &str) -> Result<u32> {
+        self.with(|c| {
+            Ok(c.prepare_cached("SELECT COUNT(*) FROM passages WHERE document_id = ?1")?
+                .query_row([document], |r| r.get(0))?)
+        })
+    }
+
+    /// Entity ids each passage mentions, with whether the link is ambiguous.
+    pub fn links_of(&self, passage_ids: &[String]) -> Result<BTreeMap<String, Vec<(String, bool)>>> {
+        self.with(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT entity_id, ambiguous FROM passage_entities WHERE passage_id = ?1 ORDER BY entity_id",
+            )?;
+            let mut out = BTreeMap::new();
+            for id in passage_ids {
+                let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))?;
+                out.insert(id.clone(), rows.collect::<rusqlite::Result<Vec<_>>>()?);
+            }
+            Ok(out)
+        })
+    }
+
+    /// The provenance facts of a passage's document and source file.
+    pub fn source_of(&self, document: &str) -> Result<Option<SourceRow>> {
+        self.with(|c| {
+            Ok(c.prepare_cached(
+                "SELECT d.id, d.title, d.author, d.witness, d.date, d.year, d.source_line, d.span_basis, d.extra, \
+                 s.path, s.sha256, s.bytes FROM documents d JOIN sources s ON s.id = d.source_id WHERE d.id = ?1",
+            )?
+            .query_row([document], |r| {
+                let extra: String = r.get(8)?;
+                Ok(SourceRow {
+                    document_id: r.get(0)?,
+                    title: r.get(1)?,
+                    author: r.get(2)?,
+                    witness: r.get(3)?,
+                    date: r.get(4)?,
+                    year: r.get(5)?,
+                    source_line: r.get(6)?,
+                    span_basis: r.get(7)?,
+                    metadata: serde_json::from_str(&extra).unwrap_or_default(),
+                    path: r.get(9)?,
+                    sha256: r.get(10)?,
+                    bytes: r.get::<_, i64>(11)? as u64,
+                })
+            })
+            .optional()?)
+        })
+    }
+}
+
+/// Restrictions on the passages an entity lookup returns.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LinkFilter<'a> {
+    pub language: Option<&'a str>,
+    pub work: Option<&'a str>,
+    /// Inclusive year range (a period).
+    pub years: Option<(i32, i32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PeriodRow {
+    pub id: String,
+    pub label: String,
+    pub start_year: i32,
+    pub end_year: i32,
+}
+
+/// A document and the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceRow {
+    pub document_id: String,
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub witness: Option<String>,
+    pub date: Option<String>,
+    pub year: Option<i32>,
+    pub source_line: u32,
+    pub span_basis: String,
+    /// Front-matter keys evident does not interpret (e.g. `origin_sha256`).
+    pub metadata: BTreeMap<String, serde_json::Value>,
+    pub path: String,
+    pub sha256: String,
+    pub bytes: u64,
 }
 
 fn passage_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PassageRow> {

@@ -71,6 +71,10 @@ fn to_filter(filter: &VectorFilter) -> Result<Option<Filter>, Unavailable> {
         let any = AnyVariants::Strings(filter.entity_ids.iter().cloned().collect());
         must.push(Condition::Field(FieldCondition::new_match(key("entity_ids")?, Match::from(any))));
     }
+    if let Some(years) = filter.year_list() {
+        let any = AnyVariants::Integers(years.into_iter().collect());
+        must.push(Condition::Field(FieldCondition::new_match(key("year")?, Match::from(any))));
+    }
     Ok(Some(Filter { should: None, min_should: None, must: Some(must), must_not: None }))
 }
 

@@ -114,6 +114,9 @@ fn to_filter(filter: &VectorFilter) -> Option<Filter> {
     if !filter.entity_ids.is_empty() {
         must.push(Condition::matches("entity_ids", filter.entity_ids.clone()));
     }
+    if let Some(years) = filter.year_list() {
+        must.push(Condition::matches("year", years));
+    }
     Some(Filter::must(must))
 }
 

@@ -69,11 +69,19 @@ pub struct VectorFilter {
     pub work: Option<String>,
     /// The passage must mention at least one of these entities.
     pub entity_ids: Vec<String>,
+    /// Inclusive year range (a period).
+    pub years: Option<(i32, i32)>,
 }
 
 impl VectorFilter {
     pub fn is_empty(&self) -> bool {
-        self.language.is_none() && self.work.is_none() && self.entity_ids.is_empty()
+        self.language.is_none() && self.work.is_none() && self.entity_ids.is_empty() && self.years.is_none()
+    }
+
+    /// The years of `years` as a list: both backends match it as "any of", so
+    /// they filter identically.
+    pub fn year_list(&self) -> Option<Vec<i64>> {
+        self.years.map(|(first, last)| (i64::from(first)..=i64::from(last)).collect())
     }
 }
 

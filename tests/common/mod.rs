@@ -2,6 +2,8 @@
 //! in a temporary directory.
 #![allow(dead_code)]
 
+pub mod mcp;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

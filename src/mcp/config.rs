@@ -1,0 +1,75 @@
+//! What a running server is configured with: the index, the response
+//! budget, the hidden-tool set and per-tool timeouts (environment overrides
+//! read once at start-up).
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::tools::dispatch::DEFAULT_RESPONSE_BUDGET;
+use crate::tools::registry::{TOOLS, ToolSpec};
+
+/// Comma-separated tool names to hide; an empty value shows every tool.
+pub const HIDDEN_TOOLS_VARIABLE: &str = "EVIDENT_HIDDEN_TOOLS";
+/// Prefix of the per-tool timeout overrides, e.g. `EVIDENT_TIMEOUT_SEARCH_PASSAGES=5` (seconds).
+pub const TIMEOUT_VARIABLE_PREFIX: &str = "EVIDENT_TIMEOUT_";
+
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub index: PathBuf,
+    pub models_dir: Option<PathBuf>,
+    pub response_budget: usize,
+    /// Tools hidden from `tools/list` (still callable).
+    pub hidden: BTreeSet<String>,
+    /// Where the query log goes; `None` turns telemetry off.
+    pub telemetry: Option<PathBuf>,
+}
+
+impl ServeConfig {
+    pub fn new(index: PathBuf, models_dir: Option<PathBuf>) -> Self {
+        Self {
+            telemetry: Some(crate::telemetry::default_path(&index)),
+            index,
+            models_dir,
+            response_budget: DEFAULT_RESPONSE_BUDGET,
+            hidden: hidden_from_env(std::env::var(HIDDEN_TOOLS_VARIABLE).ok().as_deref()),
+        }
+    }
+
+    /// The tools `tools/list` shows, in registry order.
+    pub fn listed(&self) -> impl Iterator<Item = &'static ToolSpec> + '_ {
+        TOOLS.iter().filter(|t| !self.hidden.contains(t.name))
+    }
+}
+
+/// The hidden set: the registry's default, unless the variable is set.
+pub fn hidden_from_env(value: Option<&str>) -> BTreeSet<String> {
+    match value {
+        None => TOOLS.iter().filter(|t| t.hidden).map(|t| t.name.to_owned()).collect(),
+        Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect(),
+    }
+}
+
+/// The tool's timeout: its registry value, or the environment's override.
+pub fn timeout(spec: &ToolSpec) -> Duration {
+    let variable = format!("{TIMEOUT_VARIABLE_PREFIX}{}", spec.name.to_uppercase());
+    std::env::var(&variable)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(Duration::from_secs(spec.timeout_secs), Duration::from_secs_f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_set_defaults_to_the_registry_and_empty_shows_all() {
+        let default = hidden_from_env(None);
+        assert!(default.contains("lane_search"));
+        assert!(hidden_from_env(Some("")).is_empty());
+        let custom = hidden_from_env(Some(" get_context , trace_source"));
+        assert_eq!(custom.into_iter().collect::<Vec<_>>(), vec!["get_context", "trace_source"]);
+    }
+}

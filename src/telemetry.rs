@@ -1,0 +1,223 @@
+//! The query log: one row per tool call (tool, alias used, argument digest,
+//! duration, evidence_state, error code, success) in SQLite under the index's
+//! `state/` directory. Calls hand rows to a writer thread through a bounded
+//! channel and never wait: a full channel or a broken log drops the row, not
+//! the call.
+
+use rusqlite::{Connection, params};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
+
+use crate::error::{Error, IoContext, Result};
+
+/// Rows waiting for the writer before new ones are dropped.
+const QUEUE: usize = 1024;
+
+pub const STATE_DIR: &str = "state";
+pub const LOG_FILE: &str = "query_log.sqlite";
+
+pub fn default_path(index: &Path) -> PathBuf {
+    index.join(STATE_DIR).join(LOG_FILE)
+}
+
+const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS query_log (
+    id            INTEGER PRIMARY KEY,
+    at_ms         INTEGER NOT NULL,
+    tool          TEXT NOT NULL,
+    alias         TEXT,
+    args_digest   TEXT NOT NULL,
+    duration_us   INTEGER NOT NULL,
+    evidence_state TEXT,
+    error_code    TEXT,
+    success       INTEGER NOT NULL
+)";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallRecord {
+    pub tool: String,
+    pub alias: Option<String>,
+    pub args_digest: String,
+    pub duration_us: u64,
+    pub evidence_state: Option<String>,
+    pub error_code: Option<String>,
+}
+
+/// A short, stable digest of the arguments (the log keeps no argument text).
+pub fn digest(arguments: Option<&serde_json::Map<String, serde_json::Value>>) -> String {
+    let text = arguments.map(|a| serde_json::to_string(a).unwrap_or_default()).unwrap_or_default();
+    Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+pub struct Telemetry {
+    sender: SyncSender<CallRecord>,
+}
+
+impl Telemetry {
+    /// Starts the writer. `None` (with a log line) when the log cannot be opened.
+    pub fn start(path: &Path) -> Option<Self> {
+        let conn = match open(path) {
+            Ok(conn) => conn,
+            Err(error) => {
+                tracing::warn!(%error, "query log disabled");
+                return None;
+            }
+        };
+        let (sender, receiver) = sync_channel::<CallRecord>(QUEUE);
+        let spawned = std::thread::Builder::new().name("evident-telemetry".into()).spawn(move || {
+            for record in receiver {
+                if let Err(error) = insert(&conn, &record) {
+                    tracing::warn!(%error, "query log write failed");
+                }
+            }
+        });
+        match spawned {
+            Ok(_) => Some(Self { sender }),
+            Err(error) => {
+                tracing::warn!(%error, "query log disabled");
+                None
+            }
+        }
+    }
+
+    /// Queues a row; never blocks.
+    pub fn record(&self, record: CallRecord) {
+        if let Err(TrySendError::Full(_)) = self.sender.try_send(record) {
+            tracing::debug!("query log queue full; row dropped");
+        }
+    }
+}
+
+fn open(path: &Path) -> Result<Connection> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).at(dir)?;
+    }
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(2))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.execute(SCHEMA, [])?;
+    Ok(conn)
+}
+
+fn insert(conn: &Connection, r: &CallRecord) -> rusqlite::Result<()> {
+    let at_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    conn.execute(
+        "INSERT INTO query_log (at_ms, tool, alias, args_digest, duration_us, evidence_state, error_code, success) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            at_ms,
+            r.tool,
+            r.alias,
+            r.args_digest,
+            i64::try_from(r.duration_us).unwrap_or(i64::MAX),
+            r.evidence_state,
+            r.error_code,
+            r.error_code.is_none()
+        ],
+    )?;
+    Ok(())
+}
+
+/// One tool's figures in `evident stats`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ToolStats {
+    pub tool: String,
+    pub calls: u64,
+    pub errors: u64,
+    pub error_rate: f64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    /// Calls made through a deprecated alias.
+    pub via_alias: u64,
+}
+
+/// Nearest-rank percentile of sorted values.
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Summarises the log per tool, by tool name.
+pub fn stats(path: &Path) -> Result<Vec<ToolStats>> {
+    if !path.is_file() {
+        return Err(Error::InvalidArgument(format!(
+            "no query log at {}; it is written by `evident serve` on the first tool call",
+            path.display()
+        )));
+    }
+    let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let mut stmt =
+        conn.prepare("SELECT tool, duration_us, success, alias IS NOT NULL FROM query_log ORDER BY tool, duration_us")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, bool>(2)?, r.get::<_, bool>(3)?))
+    })?;
+    let mut out: Vec<(String, Vec<u64>, u64, u64)> = Vec::new();
+    for row in rows {
+        let (tool, us, success, alias) = row?;
+        if out.last().is_none_or(|(t, ..)| *t != tool) {
+            out.push((tool, Vec::new(), 0, 0));
+        }
+        if let Some((_, durations, errors, aliases)) = out.last_mut() {
+            durations.push(u64::try_from(us).unwrap_or(0));
+            *errors += u64::from(!success);
+            *aliases += u64::from(alias);
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|(tool, durations, errors, via_alias)| {
+            let calls = durations.len() as u64;
+            ToolStats {
+                tool,
+                calls,
+                errors,
+                error_rate: if calls == 0 { 0.0 } else { errors as f64 / calls as f64 },
+                p50_ms: percentile(&durations, 50.0) as f64 / 1000.0,
+                p95_ms: percentile(&durations, 95.0) as f64 / 1000.0,
+                via_alias,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let v: Vec<u64> = (1..=100).collect();
+        assert_eq!(percentile(&v, 50.0), 50);
+        assert_eq!(percentile(&v, 95.0), 95);
+        assert_eq!(percentile(&[7], 95.0), 7);
+        assert_eq!(percentile(&[], 50.0), 0);
+    }
+
+    #[test]
+    fn records_are_written_and_summarised() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state").join(LOG_FILE);
+        let conn = open(&path).unwrap();
+        for (tool, us, error) in [("a", 1000, None), ("a", 3000, Some("timeout")), ("b", 2000, None)] {
+            let r = CallRecord {
+                tool: tool.into(),
+                alias: None,
+                args_digest: digest(None),
+                duration_us: us,
+                evidence_state: None,
+                error_code: error.map(str::to_owned),
+            };
+            insert(&conn, &r).unwrap();
+        }
+        let s = stats(&path).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].tool.as_str(), s[0].calls, s[0].errors), ("a", 2, 1));
+        assert_eq!(s[0].p50_ms, 1.0);
+        assert_eq!(s[0].p95_ms, 3.0);
+    }
+}

@@ -1,0 +1,398 @@
+//! Evidence assembly: turns found passages into evidence items and a tool's
+//! draft into the finished envelope — coverage, provenance summary, the
+//! warnings that follow from them, the signals and the verdict. Every tool
+//! ends here, so these facts are computed one way.
+
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::catalog::ToolError;
+use super::envelope::*;
+use super::index::OpenIndex;
+use super::sufficiency::{Operation, Signals, decide};
+use super::warnings::{Warning, WarningCode};
+use crate::fusion::DEFAULT_K;
+use crate::lane::Lane;
+use crate::lexical::{analyzed_terms, highlight, parse_query};
+use crate::linker::normalized_words;
+use crate::search::SearchHit;
+use crate::store::{PassageRow, SourceRow};
+
+pub const TRACE_COMPLETE: &str = "COMPLETE";
+pub const TRACE_INCOMPLETE: &str = "SOURCE_TRACE_INCOMPLETE";
+
+/// What a tool hands over to be finished into an envelope.
+pub struct Draft {
+    pub operation: Operation,
+    pub arguments: Map<String, Value>,
+    pub resolution: Resolution,
+    pub retrieval: Retrieval,
+    pub evidence: Vec<EvidenceItem>,
+    pub warnings: Vec<Warning>,
+    /// The query whose content words coverage checks (none for lookups and concept tools).
+    pub query: Option<String>,
+    /// Entities the evidence should mention.
+    pub entities: Vec<String>,
+    /// Periods the operation spans (trace_concept), for gaps.
+    pub periods: Vec<String>,
+    pub groups: Vec<PeriodGroup>,
+    pub sides: Vec<SideCoverage>,
+    pub provenance_chain: Option<ProvenanceChain>,
+    /// Colliding candidates found in evidence, and the mapping counts (set by the tools that know them).
+    pub mappings: (u32, u32),
+}
+
+impl Draft {
+    pub fn new(operation: Operation, arguments: Map<String, Value>) -> Self {
+        Self {
+            operation,
+            arguments,
+            resolution: Resolution::default(),
+            retrieval: Retrieval::default(),
+            evidence: Vec::new(),
+            warnings: Vec::new(),
+            query: None,
+            entities: Vec::new(),
+            periods: Vec::new(),
+            groups: Vec::new(),
+            sides: Vec::new(),
+            provenance_chain: None,
+            mappings: (0, 0),
+        }
+    }
+}
+
+/// The provenance of one passage, as an evidence item shows it.
+pub fn item_provenance(passage: &PassageRow, source: Option<&SourceRow>) -> ItemProvenance {
+    let complete = passage.witness.is_some() && source.is_some_and(|s| !s.sha256.is_empty() && !s.path.is_empty());
+    ItemProvenance {
+        witness: passage.witness.clone(),
+        source: passage.source.clone(),
+        source_sha256: source.map(|s| s.sha256.clone()).unwrap_or_default(),
+        trace_status: if complete { TRACE_COMPLETE } else { TRACE_INCOMPLETE }.to_owned(),
+    }
+}
+
+/// How an item was found, for `why_retrieved`.
+pub enum Found<'a> {
+    /// By one or more lanes, with the fused score.
+    Ranked { score: f64, ranks: &'a [(Lane, u32)], weights: &'a [(Lane, f64)], explain: bool },
+    /// Named by the caller (lookups).
+    Requested(&'a str),
+}
+
+/// Builds evidence items, reading each document's source once.
+pub struct ItemBuilder<'a> {
+    index: &'a OpenIndex,
+    sources: HashMap<String, Option<SourceRow>>,
+}
+
+impl<'a> ItemBuilder<'a> {
+    pub fn new(index: &'a OpenIndex) -> Self {
+        Self { index, sources: HashMap::new() }
+    }
+
+    pub fn source(&mut self, document: &str) -> Result<Option<SourceRow>, ToolError> {
+        if let Some(s) = self.sources.get(document) {
+            return Ok(s.clone());
+        }
+        let s = self.index.searcher.store().source_of(document)?;
+        self.sources.insert(document.to_owned(), s.clone());
+        Ok(s)
+    }
+
+    pub fn item(&mut self, passage: PassageRow, found: Found<'_>) -> Result<EvidenceItem, ToolError> {
+        let source = self.source(&passage.document_id)?;
+        let provenance = item_provenance(&passage, source.as_ref());
+        let entities = self
+            .index
+            .searcher
+            .store()
+            .links_of(std::slice::from_ref(&passage.passage_id))?
+            .remove(&passage.passage_id)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect();
+        let (why, component_ranks, score, explanation) = match found {
+            Found::Requested(why) => (why.to_owned(), BTreeMap::new(), 0.0, None),
+            Found::Ranked { score, ranks, weights, explain } => {
+                let parts: Vec<String> = ranks.iter().map(|(l, r)| format!("{} #{r}", l.as_str())).collect();
+                let why = match parts.len() {
+                    0 => "no lane".to_owned(),
+                    1 => format!("found by {}", parts[0]),
+                    n => format!("found by {n} lanes: {}", parts.join(", ")),
+                };
+                let explanation = explain.then(|| {
+                    ranks
+                        .iter()
+                        .map(|(lane, rank)| {
+                            let weight = weights.iter().find(|(l, _)| l == lane).map_or(1.0, |(_, w)| *w);
+                            Contribution {
+                                lane: lane.as_str().to_owned(),
+                                rank: *rank,
+                                weight,
+                                contribution: weight / (DEFAULT_K + f64::from(*rank)),
+                            }
+                        })
+                        .collect()
+                });
+                (why, ranks.iter().map(|(l, r)| (l.as_str().to_owned(), *r)).collect(), score, explanation)
+            }
+        };
+        Ok(EvidenceItem {
+            passage_id: passage.passage_id,
+            document: passage.document_id,
+            work: passage.work,
+            section: passage.section,
+            period: passage.period,
+            year: passage.year,
+            language: passage.language,
+            ordinal: passage.ordinal,
+            text: passage.text,
+            why_retrieved: why,
+            component_ranks,
+            score,
+            provenance,
+            entities,
+            side: None,
+            explanation,
+            neighbours: None,
+            context: None,
+        })
+    }
+
+    /// Items for search hits, in rank order.
+    pub fn hits(
+        &mut self,
+        hits: Vec<SearchHit>,
+        weights: &[(Lane, f64)],
+        explain: bool,
+    ) -> Result<Vec<EvidenceItem>, ToolError> {
+        hits.into_iter()
+            .map(|h| {
+                let ranks = h.component_ranks.clone();
+                self.item(h.passage, Found::Ranked { score: h.score, ranks: &ranks, weights, explain })
+            })
+            .collect()
+    }
+
+    /// `before` and `after` passages of the same document around `item`.
+    pub fn context(&self, item: &EvidenceItem, before: u32, after: u32) -> Result<ItemContext, ToolError> {
+        let first = item.ordinal.saturating_sub(before);
+        let rows = self.index.searcher.store().passages_in_range(&item.document, first, item.ordinal + after)?;
+        let to_out = |p: &PassageRow| ContextPassage {
+            passage_id: p.passage_id.clone(),
+            ordinal: p.ordinal,
+            text: p.text.clone(),
+        };
+        Ok(ItemContext {
+            before: rows.iter().filter(|p| p.ordinal < item.ordinal).map(to_out).collect(),
+            after: rows.iter().filter(|p| p.ordinal > item.ordinal).map(to_out).collect(),
+        })
+    }
+}
+
+/// Question and auxiliary words that carry no content in a query, beyond the
+/// analyzers' (short) stop lists: "what was …" asks, it does not search.
+const FUNCTION_WORDS: &[&str] = &[
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "was", "were", "has",
+    "have", "had", "been", "being", "can", "could", "would", "should", "may", "might", "shall", "i", "you", "we", "he",
+    "she", "me", "my", "our", "your", "its", "his", "her", "about", "from", "than", "any", "some",
+];
+
+/// Content words of `query`, and for each item which of them it contains.
+/// A word counts if no evidence language's analyzer drops it; matching uses
+/// each item's own analyzer (stemmed), as the lexical lane does.
+pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Vec<bool>>) {
+    let mut seen = BTreeSet::new();
+    let words: Vec<String> = normalized_words(query)
+        .into_iter()
+        .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && seen.insert(w.clone()))
+        .collect();
+    let languages: BTreeSet<&str> = items.iter().map(|i| i.language.as_str()).collect();
+    let languages: Vec<&str> = if languages.is_empty() { vec!["en"] } else { languages.into_iter().collect() };
+    let mut terms = Vec::new();
+    let mut per_word: Vec<HashMap<&str, Vec<String>>> = Vec::new();
+    for word in words {
+        let parsed = parse_query(&word);
+        let analyzed: HashMap<&str, Vec<String>> = languages.iter().map(|l| (*l, analyzed_terms(&parsed, l))).collect();
+        if analyzed.values().any(Vec::is_empty) {
+            continue;
+        }
+        terms.push(word);
+        per_word.push(analyzed);
+    }
+    let matches = items
+        .iter()
+        .map(|item| {
+            per_word
+                .iter()
+                .map(|analyzed| {
+                    analyzed
+                        .get(item.language.as_str())
+                        .is_some_and(|t| !highlight(&item.text, &item.language, t).is_empty())
+                })
+                .collect()
+        })
+        .collect();
+    (terms, matches)
+}
+
+fn distinct<'a>(values: impl Iterator<Item = Option<&'a str>>) -> usize {
+    values.flatten().collect::<BTreeSet<_>>().len()
+}
+
+/// Finishes a draft: coverage, provenance, derived warnings, signals, verdict.
+pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
+    let items = &draft.evidence;
+    let mut language_mix = BTreeMap::new();
+    for item in items {
+        *language_mix.entry(item.language.clone()).or_insert(0) += 1;
+    }
+    let (terms, matches) = draft.query.as_deref().map(|q| term_matches(q, items)).unwrap_or_default();
+    let term_coverage: Vec<TermCoverage> = terms
+        .into_iter()
+        .enumerate()
+        .map(|(i, term)| TermCoverage {
+            in_corpus: index.searcher.word_occurs(&term),
+            found_in: matches.iter().filter(|m| m[i]).count(),
+            term,
+        })
+        .collect();
+    let max_terms_in_one_item = matches.iter().map(|m| m.iter().filter(|x| **x).count()).max().unwrap_or(0);
+    let entity_coverage: Vec<EntityCoverage> = draft
+        .entities
+        .iter()
+        .map(|e| EntityCoverage {
+            entity_id: e.clone(),
+            found_in: items.iter().filter(|i| i.entities.contains(e)).count(),
+        })
+        .collect();
+    let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.period.as_deref()).collect();
+    let periods_without_evidence: Vec<String> =
+        draft.periods.iter().filter(|p| !periods_with.contains(p.as_str())).cloned().collect();
+    let multi_lane_n = items.iter().filter(|i| i.component_ranks.len() >= 2).count();
+    let coverage = Coverage {
+        evidence_n: items.len(),
+        document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
+        work_n: distinct(items.iter().map(|i| i.work.as_deref())),
+        period_n: periods_with.len(),
+        periods_without_evidence,
+        language_mix,
+        term_coverage,
+        max_terms_in_one_item,
+        entity_coverage,
+        multi_lane_n,
+        groups: std::mem::take(&mut draft.groups),
+        sides: std::mem::take(&mut draft.sides),
+    };
+
+    let mut provenance = ProvenanceSummary::default();
+    for item in items {
+        *provenance.trace_status.entry(item.provenance.trace_status.clone()).or_insert(0) += 1;
+        if let Some(w) = &item.provenance.witness {
+            *provenance.witnesses.entry(w.clone()).or_insert(0) += 1;
+        }
+        *provenance.sources.entry(item.provenance.source.clone()).or_insert(0) += 1;
+    }
+    provenance.source_trace_incomplete_n = provenance.trace_status.get(TRACE_INCOMPLETE).copied().unwrap_or(0);
+    provenance.chain = draft.provenance_chain.take();
+
+    let mut warnings = std::mem::take(&mut draft.warnings);
+    if provenance.source_trace_incomplete_n > 0 {
+        warnings.push(Warning::new(
+            WarningCode::SourceTraceIncomplete,
+            format!(
+                "{} of {} evidence items lack a link of their provenance chain (witness or source hash)",
+                provenance.source_trace_incomplete_n,
+                items.len()
+            ),
+            "check trace_source before quoting them as a specific edition or witness",
+        ));
+    }
+    for period in &coverage.periods_without_evidence {
+        let label = index.period(period).map_or(period.as_str(), |p| p.label.as_str());
+        warnings.push(Warning::new(
+            WarningCode::NoEvidenceForPeriod,
+            format!("no evidence in period {period} ({label})"),
+            "treat the gap as absence in this corpus, not as proof of absence elsewhere",
+        ));
+    }
+    let evidence_op = matches!(draft.operation, Operation::Search | Operation::Trace | Operation::Compare);
+    if evidence_op && items.is_empty() {
+        warnings.push(Warning::new(
+            WarningCode::NoEvidence,
+            "the request found no evidence",
+            "broaden the filters, try another retrieval_mode, or resolve the terms with resolve_entity",
+        ));
+    }
+
+    let signals = signals(&draft, &coverage, &provenance);
+    let evidence_state = decide(draft.operation, signals);
+    Envelope {
+        request: RequestSection { tool: String::new(), original_tool: None, arguments: draft.arguments },
+        resolution: draft.resolution,
+        retrieval: draft.retrieval,
+        evidence: draft.evidence,
+        coverage,
+        provenance,
+        warnings,
+        evidence_state,
+    }
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary) -> Signals {
+    let terms_covered = coverage.term_coverage.iter().filter(|t| t.found_in > 0).count();
+    // Candidates of a collision that some item mentions unambiguously (its only reading of the term).
+    let contested: BTreeSet<&str> = draft
+        .resolution
+        .collisions
+        .iter()
+        .flat_map(|c| c.candidates.iter())
+        .filter(|c| draft.evidence.iter().any(|i| i.entities.contains(&c.id) && unambiguous_for(i, &c.id, draft)))
+        .map(|c| c.id.as_str())
+        .collect();
+    let evidence_n = coverage.evidence_n;
+    Signals {
+        evidence_n: count(evidence_n),
+        document_n: count(coverage.document_n),
+        work_n: count(coverage.work_n),
+        period_n: count(coverage.period_n),
+        terms_n: count(coverage.term_coverage.len()),
+        terms_covered_n: count(terms_covered),
+        terms_uncovered_n: count(coverage.term_coverage.len() - terms_covered),
+        best_item_terms_n: count(coverage.max_terms_in_one_item),
+        terms_in_corpus_n: count(coverage.term_coverage.iter().filter(|t| t.in_corpus).count()),
+        terms_not_in_corpus_n: count(coverage.term_coverage.iter().filter(|t| !t.in_corpus).count()),
+        entities_n: count(coverage.entity_coverage.len()),
+        entities_covered_n: count(coverage.entity_coverage.iter().filter(|e| e.found_in > 0).count()),
+        lanes_run_n: count(draft.retrieval.lanes.len()),
+        multi_lane_n: count(coverage.multi_lane_n),
+        trace_complete_n: count(evidence_n - provenance.source_trace_incomplete_n),
+        trace_incomplete_n: count(provenance.source_trace_incomplete_n),
+        ambiguous_n: count(draft.resolution.ambiguous.len()),
+        collision_n: count(draft.resolution.collisions.len()),
+        contested_with_evidence_n: count(contested.len()),
+        resolved_n: count(draft.resolution.entities.len()),
+        periods_n: count(draft.periods.len()),
+        periods_missing_n: count(coverage.periods_without_evidence.len()),
+        sides_n: count(coverage.sides.len()),
+        sides_empty_n: count(coverage.sides.iter().filter(|s| s.evidence_n == 0).count()),
+        mappings_n: draft.mappings.0,
+        reviewed_mappings_n: draft.mappings.1,
+    }
+}
+
+/// An item mentions `candidate` unambiguously when it does not also mention
+/// every other candidate of the same collision (a shared alias links them all).
+fn unambiguous_for(item: &EvidenceItem, candidate: &str, draft: &Draft) -> bool {
+    draft.resolution.collisions.iter().any(|c| {
+        c.candidates.iter().any(|x| x.id == candidate)
+            && c.candidates.iter().any(|other| other.id != candidate && !item.entities.contains(&other.id))
+    })
+}

@@ -1,0 +1,185 @@
+//! The closed error catalog: every error a tool call can answer with. The
+//! enum is the single source; its `code` strings are published in the
+//! contract and never change meaning (removing or renaming one is breaking).
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// No tool (or deprecated alias) has this name.
+    UnknownTool,
+    /// An argument the tool does not define.
+    UnknownParameter,
+    /// A required argument is absent.
+    MissingParameter,
+    /// An argument has the wrong type or a value outside its allowed set.
+    InvalidArgument,
+    /// A number outside its allowed range.
+    OutOfRange,
+    /// A string that is empty or only white space.
+    EmptyArgument,
+    /// A string over the length limit.
+    ArgumentTooLong,
+    /// No passage has this id.
+    PassageNotFound,
+    /// No entity has this id (or the term resolves to none).
+    EntityNotFound,
+    /// The period is not one of the corpus's configured periods.
+    PeriodNotFound,
+    /// The index cannot be opened or read.
+    IndexUnavailable,
+    /// `retrieval_mode: vector` was forced but the vector lane is off.
+    VectorLaneUnavailable,
+    /// The call ran past its time limit.
+    Timeout,
+    /// A paging cursor that was altered, or belongs to another request or index generation.
+    InvalidCursor,
+    /// An unexpected failure inside the server; details are in its log.
+    InternalError,
+}
+
+impl ErrorCode {
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::UnknownTool,
+        ErrorCode::UnknownParameter,
+        ErrorCode::MissingParameter,
+        ErrorCode::InvalidArgument,
+        ErrorCode::OutOfRange,
+        ErrorCode::EmptyArgument,
+        ErrorCode::ArgumentTooLong,
+        ErrorCode::PassageNotFound,
+        ErrorCode::EntityNotFound,
+        ErrorCode::PeriodNotFound,
+        ErrorCode::IndexUnavailable,
+        ErrorCode::VectorLaneUnavailable,
+        ErrorCode::Timeout,
+        ErrorCode::InvalidCursor,
+        ErrorCode::InternalError,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::UnknownTool => "unknown_tool",
+            ErrorCode::UnknownParameter => "unknown_parameter",
+            ErrorCode::MissingParameter => "missing_parameter",
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::OutOfRange => "out_of_range",
+            ErrorCode::EmptyArgument => "empty_argument",
+            ErrorCode::ArgumentTooLong => "argument_too_long",
+            ErrorCode::PassageNotFound => "passage_not_found",
+            ErrorCode::EntityNotFound => "entity_not_found",
+            ErrorCode::PeriodNotFound => "period_not_found",
+            ErrorCode::IndexUnavailable => "index_unavailable",
+            ErrorCode::VectorLaneUnavailable => "vector_lane_unavailable",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::InvalidCursor => "invalid_cursor",
+            ErrorCode::InternalError => "internal_error",
+        }
+    }
+
+    /// What the code means, for the published catalog.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ErrorCode::UnknownTool => "No tool or deprecated alias has this name; call tools/list.",
+            ErrorCode::UnknownParameter => "The arguments contain a parameter the tool does not define.",
+            ErrorCode::MissingParameter => "A required parameter is absent.",
+            ErrorCode::InvalidArgument => "A parameter has the wrong type or a value outside its allowed set.",
+            ErrorCode::OutOfRange => "A number is outside the parameter's range.",
+            ErrorCode::EmptyArgument => "A string parameter is empty or only white space.",
+            ErrorCode::ArgumentTooLong => "A string parameter is longer than its limit.",
+            ErrorCode::PassageNotFound => "No passage has this id in the serving index generation.",
+            ErrorCode::EntityNotFound => "No entity has this id, or the term resolves to no entity.",
+            ErrorCode::PeriodNotFound => "The period is not one of the corpus's configured periods.",
+            ErrorCode::IndexUnavailable => "The index cannot be opened or read; build it with `evident index build`.",
+            ErrorCode::VectorLaneUnavailable => {
+                "retrieval_mode `vector` was forced but the vector lane is disabled or failed."
+            }
+            ErrorCode::Timeout => "The call ran past the tool's time limit; narrow it and retry.",
+            ErrorCode::InvalidCursor => "The cursor was altered, or belongs to another request or index generation.",
+            ErrorCode::InternalError => "An unexpected failure inside the server; details are in its log.",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A failed call: a catalogued code and a message for the caller. Messages
+/// never carry paths, SQL or panic text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ToolError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self { code, message: message.into() }
+    }
+
+    /// The structured body of an `isError: true` result.
+    pub fn body(&self) -> serde_json::Value {
+        serde_json::json!({ "error": self.message, "error_code": self.code.as_str() })
+    }
+}
+
+impl From<crate::Error> for ToolError {
+    /// Index-side failures, with internals logged and kept out of the message.
+    fn from(error: crate::Error) -> Self {
+        use crate::Error;
+        match &error {
+            Error::IndexMissing(_)
+            | Error::NotAnIndex(_)
+            | Error::IndexCorrupt { .. }
+            | Error::ModelMismatch { .. } => {
+                tracing::error!(%error, "index unavailable");
+                ToolError::new(
+                    ErrorCode::IndexUnavailable,
+                    "the index cannot be read; check the server log and rebuild with `evident index build`",
+                )
+            }
+            Error::VectorLaneUnavailable(_) => {
+                tracing::warn!(%error, "vector lane failed");
+                ToolError::new(
+                    ErrorCode::VectorLaneUnavailable,
+                    "the vector lane is unavailable; use retrieval_mode `auto`, `lexical` or `hybrid`",
+                )
+            }
+            _ => {
+                tracing::error!(%error, "tool call failed");
+                ToolError::new(ErrorCode::InternalError, "the call failed inside the server; see the server log")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_code_once_and_codes_are_snake_case() {
+        let mut codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        for code in &codes {
+            assert!(code.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{code}");
+            let serialized = serde_json::to_value(ErrorCode::ALL.iter().find(|c| c.as_str() == *code)).unwrap();
+            assert_eq!(serialized, serde_json::json!(code));
+        }
+        let n = codes.len();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), n);
+    }
+
+    #[test]
+    fn internal_errors_do_not_leak_paths() {
+        let e = ToolError::from(crate::Error::IndexMissing("/secret/path".into()));
+        assert_eq!(e.code, ErrorCode::IndexUnavailable);
+        assert!(!e.message.contains("/secret"));
+    }
+}

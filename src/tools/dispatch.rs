@@ -1,0 +1,172 @@
+//! From a `tools/call` to a finished response: name → tool (or deprecated
+//! alias), argument validation, the handler, the paging cursor and the
+//! response budget. Synchronous; the server adds timeouts and threads.
+
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::args::Args;
+use super::catalog::{ErrorCode, ToolError};
+use super::envelope::Envelope;
+use super::index::OpenIndex;
+use super::params::validate;
+use super::registry::{self, ToolSpec};
+use super::warnings::{Warning, WarningCode};
+
+/// Default byte budget of a response's structured content.
+pub const DEFAULT_RESPONSE_BUDGET: usize = 60_000;
+
+/// A call ready to run: its tool, validated arguments and page.
+#[derive(Debug)]
+pub struct Prepared {
+    pub spec: &'static ToolSpec,
+    /// The deprecated name the caller used.
+    pub original_tool: Option<&'static str>,
+    pub args: Args,
+    /// Evidence items to skip (from a cursor).
+    pub offset: usize,
+    cursor: Option<String>,
+}
+
+impl std::fmt::Debug for ToolSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Resolves the name and validates the arguments. The caller's map is not changed.
+pub fn prepare(name: &str, arguments: Option<&Map<String, Value>>) -> Result<Prepared, ToolError> {
+    let (spec, alias) = match registry::tool(name) {
+        Some(spec) => (spec, None),
+        None => match registry::alias(name) {
+            Some(alias) => match registry::tool(alias.target) {
+                Some(spec) => (spec, Some(alias)),
+                None => return Err(unknown_tool(name)),
+            },
+            None => return Err(unknown_tool(name)),
+        },
+    };
+    let mut args = arguments.cloned().unwrap_or_default();
+    if let Some(alias) = alias {
+        for (old, new) in alias.renamed {
+            if let Some(value) = args.remove(*old) {
+                args.entry(new.to_string()).or_insert(value);
+            }
+        }
+        for (key, value) in alias.forced {
+            args.insert((*key).to_owned(), value.to_value());
+        }
+    }
+    let args = Args(validate(spec.params, Some(&args))?);
+    let cursor = args.text("cursor").map(str::to_owned);
+    Ok(Prepared { spec, original_tool: alias.map(|a| a.name), args, offset: 0, cursor })
+}
+
+fn unknown_tool(name: &str) -> ToolError {
+    let shown: String = name.chars().take(80).collect();
+    let known: Vec<&str> = registry::default_visible().map(|t| t.name).collect();
+    ToolError::new(ErrorCode::UnknownTool, format!("no tool `{shown}`; available tools: {}", known.join(", ")))
+}
+
+/// A cursor names the position after the items returned; it is bound to the
+/// tool, the other arguments and the index generation by a digest.
+fn cursor_digest(generation: &str, spec: &ToolSpec, args: &Args, offset: usize) -> String {
+    let arguments = serde_json::to_string(&args.understood()).unwrap_or_default();
+    let digest = Sha256::digest(format!("{generation}\n{}\n{arguments}\n{offset}", spec.name).as_bytes());
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+fn make_cursor(generation: &str, spec: &ToolSpec, args: &Args, offset: usize) -> String {
+    format!("c1.{offset}.{}", cursor_digest(generation, spec, args, offset))
+}
+
+fn read_cursor(cursor: &str, generation: &str, spec: &ToolSpec, args: &Args) -> Result<usize, ToolError> {
+    let invalid = || {
+        ToolError::new(
+            ErrorCode::InvalidCursor,
+            "the cursor does not belong to this request or index generation; repeat the request without `cursor`",
+        )
+    };
+    let mut parts = cursor.trim().splitn(3, '.');
+    let (Some("c1"), Some(offset), Some(digest)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(invalid());
+    };
+    let offset: usize = offset.parse().map_err(|_| invalid())?;
+    if digest != cursor_digest(generation, spec, args, offset) {
+        return Err(invalid());
+    }
+    Ok(offset)
+}
+
+/// Runs a prepared call against `index` and returns the structured content.
+pub fn run(index: &OpenIndex, mut call: Prepared, budget: usize) -> Result<Value, ToolError> {
+    if let Some(cursor) = call.cursor.take() {
+        call.offset = read_cursor(&cursor, &index.generation, call.spec, &call.args)?;
+    }
+    crate::index::failpoint::panic_in(call.spec.name);
+    let mut envelope = (call.spec.handler)(index, &call.args)?;
+    envelope.request.tool = call.spec.name.to_owned();
+    if let Some(old) = call.original_tool {
+        envelope.request.original_tool = Some(old.to_owned());
+        let use_instead = registry::alias(old).map_or(call.spec.name, |a| a.use_instead);
+        envelope.warnings.push(Warning::new(
+            WarningCode::DeprecatedTool,
+            format!("`{old}` is a deprecated name of `{}`", call.spec.name),
+            format!("call {use_instead} instead"),
+        ));
+    }
+    if call.offset > 0 {
+        if call.offset > envelope.evidence.len() {
+            return Err(ToolError::new(ErrorCode::InvalidCursor, "the cursor points past the end of the evidence"));
+        }
+        envelope.evidence.drain(..call.offset);
+    }
+    fit(&mut envelope, budget, |kept| make_cursor(&index.generation, call.spec, &call.args, call.offset + kept))?;
+    serde_json::to_value(&envelope).map_err(|e| {
+        tracing::error!(%e, "envelope serialisation failed");
+        ToolError::new(ErrorCode::InternalError, "the response could not be encoded; see the server log")
+    })
+}
+
+fn size(envelope: &Envelope) -> usize {
+    serde_json::to_vec(envelope).map_or(usize::MAX, |v| v.len())
+}
+
+/// Drops whole evidence items from the end until the envelope fits `budget`
+/// bytes, and says so. At least one item is kept so paging always advances.
+fn fit(envelope: &mut Envelope, budget: usize, cursor: impl Fn(usize) -> String) -> Result<(), ToolError> {
+    if size(envelope) <= budget {
+        return Ok(());
+    }
+    let total = envelope.evidence.len();
+    let dropped_all = std::mem::take(&mut envelope.evidence);
+    // Reserve room for the warning and cursor added below.
+    envelope.warnings.push(Warning::new(
+        WarningCode::ResponseTruncated,
+        format!("{total} of {total} evidence items left out to fit the {budget}-byte response budget"),
+        "pass retrieval.next_cursor as `cursor` with the same arguments to get the rest",
+    ));
+    envelope.retrieval.next_cursor = Some(cursor(total));
+    let mut used = size(envelope);
+    let mut kept = 0;
+    for item in dropped_all.iter() {
+        let item_size = serde_json::to_vec(item).map_or(usize::MAX, |v| v.len()) + 1;
+        if kept > 0 && used + item_size > budget {
+            break;
+        }
+        used += item_size;
+        kept += 1;
+    }
+    envelope.evidence = dropped_all.into_iter().take(kept).collect();
+    let left = total - kept;
+    if left == 0 {
+        envelope.warnings.pop();
+        envelope.retrieval.next_cursor = None;
+        return Ok(());
+    }
+    if let Some(w) = envelope.warnings.last_mut() {
+        w.message = format!("{left} of {total} evidence items left out to fit the {budget}-byte response budget");
+    }
+    envelope.retrieval.next_cursor = Some(cursor(kept));
+    Ok(())
+}

@@ -1,0 +1,396 @@
+//! The eight-section envelope every tool returns. One type, shared by every
+//! tool; serde writes the sections in declaration order, so the order on the
+//! wire is the order here. Optional members carry what only some tools fill.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use super::sufficiency::EvidenceState;
+use super::warnings::Warning;
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Envelope {
+    pub request: RequestSection,
+    pub resolution: Resolution,
+    pub retrieval: Retrieval,
+    pub evidence: Vec<EvidenceItem>,
+    pub coverage: Coverage,
+    pub provenance: ProvenanceSummary,
+    pub warnings: Vec<Warning>,
+    pub evidence_state: EvidenceState,
+}
+
+/// The names of the sections, in order.
+pub const SECTIONS: [&str; 8] =
+    ["request", "resolution", "retrieval", "evidence", "coverage", "provenance", "warnings", "evidence_state"];
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RequestSection {
+    /// The tool that answered.
+    pub tool: String,
+    /// The deprecated name the caller used, when it used one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_tool: Option<String>,
+    /// The arguments as understood, with defaults filled in.
+    pub arguments: Map<String, Value>,
+}
+
+/// How a term became an entity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResolvedBy {
+    /// The entity id was given.
+    Id,
+    /// The term equals one of the entity's aliases (case-insensitive).
+    Alias,
+    /// The entity's alias occurs inside the term or query.
+    Mention,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ResolutionStatus {
+    Resolved,
+    Ambiguous,
+    Unresolved,
+    EntityCollision,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct EntityRef {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub review_status: String,
+    /// Set when the entity was resolved from a term.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub how: Option<ResolvedBy>,
+    /// The alias that matched, when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_alias: Option<String>,
+    /// resolve_entity with `context`: how many of the entity's names occur in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_mentions: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct AmbiguousTerm {
+    pub term: String,
+    pub entity_id: String,
+    /// The senses recorded for the entity; the caller decides which is meant.
+    pub senses: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Collision {
+    pub term: String,
+    /// Every entity the term is an alias of.
+    pub candidates: Vec<EntityRef>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Resolution {
+    /// The outcome for tools that resolve one term (resolve_entity and the concept tools).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<ResolutionStatus>,
+    pub entities: Vec<EntityRef>,
+    pub ambiguous: Vec<AmbiguousTerm>,
+    pub collisions: Vec<Collision>,
+    pub unresolved_terms: Vec<String>,
+    /// get_concept: the concept card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concept: Option<ConceptCard>,
+    /// terminology_lookup: the mappings found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminology: Option<Vec<TermMappingOut>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct AliasOut {
+    pub name: String,
+    pub language: String,
+    pub review_status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct RelationOut {
+    pub relation: String,
+    pub target: String,
+    pub target_name: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ConceptCard {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub aliases: Vec<AliasOut>,
+    pub languages: Vec<String>,
+    pub status: Option<String>,
+    pub review_status: String,
+    pub period: Option<String>,
+    pub ambiguous: bool,
+    pub senses: Vec<String>,
+    pub relations: Vec<RelationOut>,
+    /// Passages linked to the concept in the whole corpus.
+    pub linked_passages: u32,
+    /// The reviewed definition, or null: evident never writes one.
+    pub definition: Option<String>,
+    /// "reviewed" or "none": whether a reviewed definition exists.
+    pub definition_status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct TermMappingOut {
+    pub entity_id: String,
+    pub source_language: String,
+    pub source_term: String,
+    pub target_language: String,
+    pub target_term: String,
+    pub review_status: String,
+    pub warnings: Vec<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct LaneCount {
+    pub lane: String,
+    pub candidates: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct LaneWeight {
+    pub lane: String,
+    pub weight: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Fusion {
+    pub method: String,
+    pub k: f64,
+    pub weights: Vec<LaneWeight>,
+}
+
+/// One independent retrieval (compare_concepts runs one per concept).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct LaneRunOut {
+    /// `a` or `b` for compare_concepts; the period id for trace_concept.
+    pub label: String,
+    pub query: String,
+    pub route: String,
+    pub lanes: Vec<String>,
+    pub lane_counts: Vec<LaneCount>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Retrieval {
+    /// The routing rule that fired (null for lookups that search nothing).
+    pub route: Option<String>,
+    pub lanes: Vec<String>,
+    pub vector_enabled: bool,
+    pub lane_counts: Vec<LaneCount>,
+    pub fusion: Option<Fusion>,
+    /// Independent lane sets, when the tool ran more than one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<LaneRunOut>,
+    pub took_ms: u64,
+    /// Pass as `cursor` to get the evidence left out of this response.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ItemProvenance {
+    pub witness: Option<String>,
+    pub source: String,
+    pub source_sha256: String,
+    /// `COMPLETE` or `SOURCE_TRACE_INCOMPLETE`.
+    pub trace_status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Contribution {
+    pub lane: String,
+    pub rank: u32,
+    pub weight: f64,
+    /// weight / (k + rank): this lane's share of the fused score.
+    pub contribution: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ContextPassage {
+    pub passage_id: String,
+    pub ordinal: u32,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ItemContext {
+    pub before: Vec<ContextPassage>,
+    pub after: Vec<ContextPassage>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct EvidenceItem {
+    /// A real id: get_passage returns this passage.
+    pub passage_id: String,
+    pub document: String,
+    pub work: Option<String>,
+    pub section: Option<String>,
+    pub period: Option<String>,
+    pub year: Option<i32>,
+    pub language: String,
+    pub ordinal: u32,
+    pub text: String,
+    /// Which lanes found it and at what rank, in words.
+    pub why_retrieved: String,
+    /// Lane → 1-based rank in that lane.
+    pub component_ranks: BTreeMap<String, u32>,
+    /// The fused rank score (RRF); comparable only within one list, never a probability.
+    pub score: f64,
+    pub provenance: ItemProvenance,
+    /// Entities the passage mentions.
+    pub entities: Vec<String>,
+    /// compare_concepts: `a`, `b`, or `shared` (mentions both).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// explain: each lane's share of the score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<Vec<Contribution>>,
+    /// get_passage: the ids of the passages just before and after, when they exist.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub neighbours: Option<Neighbours>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<ItemContext>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Neighbours {
+    pub previous: Option<String>,
+    pub next: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct TermCoverage {
+    pub term: String,
+    /// Evidence items containing the term.
+    pub found_in: usize,
+    /// Whether any passage of the corpus contains it.
+    pub in_corpus: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct EntityCoverage {
+    pub entity_id: String,
+    /// Evidence items linked to the entity.
+    pub found_in: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SectionGroup {
+    pub section: Option<String>,
+    pub passage_ids: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct WorkGroup {
+    pub work: Option<String>,
+    pub sections: Vec<SectionGroup>,
+}
+
+/// trace_concept: evidence of one period, by work and section.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct PeriodGroup {
+    pub period: String,
+    pub label: String,
+    pub start_year: i32,
+    pub end_year: i32,
+    pub evidence_n: usize,
+    pub works: Vec<WorkGroup>,
+}
+
+/// compare_concepts: what each side found.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SideCoverage {
+    pub side: String,
+    pub entity_id: String,
+    pub evidence_n: usize,
+    pub document_n: usize,
+    pub work_n: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Coverage {
+    pub evidence_n: usize,
+    pub document_n: usize,
+    pub work_n: usize,
+    pub period_n: usize,
+    /// Configured periods no evidence item falls in.
+    pub periods_without_evidence: Vec<String>,
+    /// Language → evidence items.
+    pub language_mix: BTreeMap<String, usize>,
+    /// Content words of the query and how many evidence items contain each.
+    pub term_coverage: Vec<TermCoverage>,
+    /// The most content words of the query that one evidence item contains together.
+    pub max_terms_in_one_item: usize,
+    pub entity_coverage: Vec<EntityCoverage>,
+    /// Evidence items found by two or more independent lanes.
+    pub multi_lane_n: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<PeriodGroup>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<SideCoverage>,
+}
+
+/// One link of a passage's provenance chain.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ChainLink {
+    /// passage, document, witness, source_file, sha256.
+    pub link: String,
+    pub value: Option<String>,
+    pub present: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ProvenanceChain {
+    pub passage_id: String,
+    pub links: Vec<ChainLink>,
+    /// Byte span of the passage in the source file.
+    pub byte_span: [u64; 2],
+    /// 1-based line span in the source file.
+    pub line_span: [u32; 2],
+    /// How the span is counted: in the file, or within a JSONL record's text.
+    pub span_basis: String,
+    pub source_bytes: u64,
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub date: Option<String>,
+    /// Front-matter fields evident does not interpret (e.g. hashes of an original file).
+    pub source_metadata: BTreeMap<String, Value>,
+    pub trace_status: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct ProvenanceSummary {
+    /// Trace status → evidence items.
+    pub trace_status: BTreeMap<String, usize>,
+    /// Witness → evidence items.
+    pub witnesses: BTreeMap<String, usize>,
+    /// Source file → evidence items.
+    pub sources: BTreeMap<String, usize>,
+    pub source_trace_incomplete_n: usize,
+    /// trace_source: the full chain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chain: Option<ProvenanceChain>,
+}
+
+/// The JSON Schema of the envelope (every tool's outputSchema).
+pub fn output_schema() -> Map<String, Value> {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
+    let schema = settings.into_generator().into_root_schema_for::<Envelope>();
+    match serde_json::to_value(schema) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}

@@ -1,0 +1,356 @@
+//! The concept tools: resolve_entity, get_concept, find_concept_evidence,
+//! trace_concept and compare_concepts. Evidence for a concept is always
+//! constrained to passages linked to that one entity.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use super::{filters, fusion_of, retrieval, took_ms, vector_warning};
+use crate::corpus::Entity;
+use crate::lane::Lane;
+use crate::lexical::Filters;
+use crate::search::{SearchOutcome, SearchRequest};
+use crate::store::LinkFilter;
+use crate::tools::args::Args;
+use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
+use crate::tools::catalog::ToolError;
+use crate::tools::envelope::*;
+use crate::tools::index::OpenIndex;
+use crate::tools::resolve::{self, require_one, resolve_term};
+use crate::tools::sufficiency::Operation;
+use crate::tools::warnings::{Warning, WarningCode};
+
+pub fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let language = args.language("language");
+    let mut resolution = resolve_term(index, args.required("term"), language.as_deref());
+    if let Some(context) = args.text("context") {
+        let mentions = index.searcher.linker().link_any_language(context);
+        let count = |id: &str| mentions.iter().filter(|m| m.entity == id).map(|m| m.count).sum::<u32>();
+        for e in
+            resolution.entities.iter_mut().chain(resolution.collisions.iter_mut().flat_map(|c| c.candidates.iter_mut()))
+        {
+            e.context_mentions = Some(count(&e.id));
+        }
+    }
+    let mut draft = Draft::new(Operation::Resolution, args.understood());
+    draft.warnings = resolve::warnings(&resolution);
+    draft.resolution = resolution;
+    Ok(finish(index, draft))
+}
+
+/// Linked passages of `entity` shown on its card.
+const CARD_EVIDENCE: usize = 5;
+
+pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let id = args.required("entity_id").trim();
+    let entity = index.entity(id).ok_or_else(|| resolve::not_found(id))?;
+    let linked = index.searcher.store().passages_linked_to(
+        std::slice::from_ref(&entity.id),
+        &LinkFilter::default(),
+        usize::MAX,
+    )?;
+    let mut languages: Vec<String> = entity.aliases.iter().map(|a| a.language.clone()).collect();
+    languages.sort();
+    languages.dedup();
+    let card = ConceptCard {
+        id: entity.id.clone(),
+        name: entity.name.clone(),
+        kind: entity.kind.clone(),
+        aliases: entity
+            .aliases
+            .iter()
+            .map(|a| AliasOut {
+                name: a.name.clone(),
+                language: a.language.clone(),
+                review_status: a.review_status.clone(),
+            })
+            .collect(),
+        languages,
+        status: entity.status.clone(),
+        review_status: entity.review_status.clone(),
+        period: entity.period.clone(),
+        ambiguous: entity.ambiguous,
+        senses: entity.senses.clone(),
+        relations: entity
+            .relations
+            .iter()
+            .map(|r| RelationOut {
+                relation: r.relation.clone(),
+                target: r.target.clone(),
+                target_name: index.entity(&r.target).map(|t| t.name.clone()),
+            })
+            .collect(),
+        linked_passages: u32::try_from(linked.len()).unwrap_or(u32::MAX),
+        definition_status: if entity.definition.is_some() { "reviewed" } else { "none" }.to_owned(),
+        definition: entity.definition.clone(),
+    };
+    let mut draft = Draft::new(Operation::Resolution, args.understood());
+    let mut resolution = resolve_term(index, &entity.id, None);
+    resolution.concept = Some(card);
+    draft.warnings = resolve::warnings(&resolution);
+    if entity.definition.is_none() {
+        draft.warnings.push(Warning::new(
+            WarningCode::NoReviewedDefinition,
+            format!("{} has no reviewed definition; evident does not write one", entity.id),
+            "define the concept from the evidence (find_concept_evidence) and cite the passages",
+        ));
+    }
+    draft.resolution = resolution;
+    let mut builder = ItemBuilder::new(index);
+    for (rank, (passage_id, _)) in linked.iter().take(CARD_EVIDENCE).enumerate() {
+        let Some(row) = index.searcher.store().passage(passage_id)? else { continue };
+        let ranks = [(Lane::Entity, rank as u32 + 1)];
+        let score = 1.0 / (crate::fusion::DEFAULT_K + rank as f64 + 1.0);
+        draft.evidence.push(
+            builder
+                .item(row, Found::Ranked { score, ranks: &ranks, weights: &[(Lane::Entity, 1.0)], explain: false })?,
+        );
+    }
+    draft.retrieval.lanes = vec![Lane::Entity.as_str().to_owned()];
+    draft.retrieval.route = Some("concept.card".to_owned());
+    draft.retrieval.lane_counts = vec![LaneCount { lane: "entity".into(), candidates: linked.len() }];
+    draft.retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
+    Ok(finish(index, draft))
+}
+
+/// The text the lexical and vector lanes search for a concept: a reviewed
+/// name in the requested language, else the canonical name.
+fn concept_query(entity: &Entity, language: Option<&str>) -> String {
+    language
+        .and_then(|l| {
+            entity
+                .aliases
+                .iter()
+                .find(|a| a.language == l && a.review_status == "reviewed")
+                .or_else(|| entity.aliases.iter().find(|a| a.language == l))
+        })
+        .map_or_else(|| entity.name.clone(), |a| a.name.clone())
+}
+
+/// One independent lane set for one concept.
+fn concept_search(
+    index: &OpenIndex,
+    entity: &Entity,
+    mut filters: Filters,
+    top_k: usize,
+) -> Result<(SearchOutcome, String), ToolError> {
+    filters.entities = vec![entity.id.clone()];
+    let query = concept_query(entity, filters.language.as_deref());
+    let request = SearchRequest {
+        query: query.clone(),
+        top_k,
+        filters,
+        concepts: Some(vec![entity.id.clone()]),
+        ..SearchRequest::default()
+    };
+    Ok((index.searcher.search(&request)?, query))
+}
+
+fn run_out(label: &str, query: &str, outcome: &SearchOutcome) -> LaneRunOut {
+    LaneRunOut {
+        label: label.to_owned(),
+        query: query.to_owned(),
+        route: outcome.route.rule.to_owned(),
+        lanes: outcome.lanes.iter().map(|l| l.as_str().to_owned()).collect(),
+        lane_counts: outcome
+            .lane_counts
+            .iter()
+            .map(|(l, n)| LaneCount { lane: l.as_str().to_owned(), candidates: *n })
+            .collect(),
+    }
+}
+
+/// A concept that did not resolve to one entity: an envelope listing the
+/// candidates, with no evidence (nothing was searched).
+fn unresolved_envelope(index: &OpenIndex, args: &Args, operation: Operation, resolution: Resolution) -> Envelope {
+    let mut draft = Draft::new(operation, args.understood());
+    draft.warnings = resolve::warnings(&resolution);
+    draft.resolution = resolution;
+    finish(index, draft)
+}
+
+pub fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let start = Instant::now();
+    let filters = filters(index, args)?;
+    let (entity, resolution) = match require_one(index, args.required("concept"), filters.language.as_deref()) {
+        Ok(found) => found,
+        Err(Ok(resolution)) => return Ok(unresolved_envelope(index, args, Operation::Search, resolution)),
+        Err(Err(e)) => return Err(e),
+    };
+    let (outcome, _) = concept_search(index, entity, filters, args.count("top_k", 15))?;
+    let mut draft = Draft::new(Operation::Search, args.understood());
+    draft.entities = vec![entity.id.clone()];
+    draft.retrieval = retrieval(&outcome, crate::fusion::FusionMethod::default(), start);
+    draft.warnings = resolve::warnings(&resolution);
+    draft.warnings.extend(vector_warning(index, &outcome));
+    draft.resolution = resolution;
+    let lanes = outcome.route.lanes.clone();
+    draft.evidence = ItemBuilder::new(index).hits(outcome.hits, &lanes, false)?;
+    Ok(finish(index, draft))
+}
+
+pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let start = Instant::now();
+    let language = args.language("language");
+    let (entity, resolution) = match require_one(index, args.required("concept"), language.as_deref()) {
+        Ok(found) => found,
+        Err(Ok(resolution)) => return Ok(unresolved_envelope(index, args, Operation::Trace, resolution)),
+        Err(Err(e)) => return Err(e),
+    };
+    let per_period = args.count("per_period", 5);
+    let base = Filters { language: language.clone(), ..Filters::default() };
+    let mut draft = Draft::new(Operation::Trace, args.understood());
+    let mut builder = ItemBuilder::new(index);
+    let mut lane_totals: BTreeMap<Lane, usize> = BTreeMap::new();
+    let mut warned_vector = false;
+    // Without configured periods the whole corpus is one span.
+    let spans: Vec<(String, String, Option<(i32, i32)>)> = if index.periods.is_empty() {
+        vec![("all".to_owned(), "whole corpus".to_owned(), None)]
+    } else {
+        index.periods.iter().map(|p| (p.id.clone(), p.label.clone(), Some((p.start_year, p.end_year)))).collect()
+    };
+    for (id, label, years) in &spans {
+        let filters = Filters { years: *years, ..base.clone() };
+        let (outcome, query) = concept_search(index, entity, filters, per_period)?;
+        for (lane, n) in &outcome.lane_counts {
+            *lane_totals.entry(*lane).or_default() += n;
+        }
+        if !warned_vector && let Some(w) = vector_warning(index, &outcome) {
+            draft.warnings.push(w);
+            warned_vector = true;
+        }
+        draft.retrieval.runs.push(run_out(id, &query, &outcome));
+        let lanes = outcome.route.lanes.clone();
+        let mut items = builder.hits(outcome.hits, &lanes, false)?;
+        // Grouped reading order: work, then document (section), then position.
+        items.sort_by(|a, b| (&a.work, &a.document, a.ordinal).cmp(&(&b.work, &b.document, b.ordinal)));
+        let mut works: Vec<WorkGroup> = Vec::new();
+        for item in &items {
+            if works.last().is_none_or(|w| w.work != item.work) {
+                works.push(WorkGroup { work: item.work.clone(), sections: Vec::new() });
+            }
+            if let Some(work) = works.last_mut() {
+                if work.sections.last().is_none_or(|s| s.section != item.section) {
+                    work.sections.push(SectionGroup { section: item.section.clone(), passage_ids: Vec::new() });
+                }
+                if let Some(section) = work.sections.last_mut() {
+                    section.passage_ids.push(item.passage_id.clone());
+                }
+            }
+        }
+        if let Some((first, last)) = years {
+            draft.groups.push(PeriodGroup {
+                period: id.clone(),
+                label: label.clone(),
+                start_year: *first,
+                end_year: *last,
+                evidence_n: items.len(),
+                works,
+            });
+            draft.periods.push(id.clone());
+        }
+        draft.evidence.extend(items);
+    }
+    draft.entities = vec![entity.id.clone()];
+    draft.retrieval.route = Some("trace.per_period".to_owned());
+    draft.retrieval.lanes = lane_totals.keys().map(|l| l.as_str().to_owned()).collect();
+    draft.retrieval.lane_counts =
+        lane_totals.iter().map(|(l, n)| LaneCount { lane: l.as_str().to_owned(), candidates: *n }).collect();
+    draft.retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
+    let weights: Vec<(Lane, f64)> = lane_totals.keys().map(|l| (*l, 1.0)).collect();
+    draft.retrieval.fusion = Some(fusion_of(crate::fusion::FusionMethod::default(), &weights));
+    draft.retrieval.took_ms = took_ms(start);
+    draft.warnings.splice(0..0, resolve::warnings(&resolution));
+    draft.resolution = resolution;
+    Ok(finish(index, draft))
+}
+
+pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let start = Instant::now();
+    let language = args.language("language");
+    let mut sides = Vec::new();
+    for key in ["concept_a", "concept_b"] {
+        match require_one(index, args.required(key), language.as_deref()) {
+            Ok(found) => sides.push(found),
+            Err(Ok(resolution)) => return Ok(unresolved_envelope(index, args, Operation::Compare, resolution)),
+            Err(Err(e)) => return Err(e),
+        }
+    }
+    let top_k = args.count("top_k", 10);
+    let mut draft = Draft::new(Operation::Compare, args.understood());
+    let mut builder = ItemBuilder::new(index);
+    let mut lane_totals: BTreeMap<Lane, usize> = BTreeMap::new();
+    let ids: Vec<String> = sides.iter().map(|(e, _)| e.id.clone()).collect();
+    for ((entity, resolution), label) in sides.iter().zip(["a", "b"]) {
+        let filters = Filters { language: language.clone(), ..Filters::default() };
+        let (outcome, query) = concept_search(index, entity, filters, top_k)?;
+        for (lane, n) in &outcome.lane_counts {
+            *lane_totals.entry(*lane).or_default() += n;
+        }
+        if label == "a" {
+            draft.warnings.extend(vector_warning(index, &outcome));
+        }
+        draft.retrieval.runs.push(run_out(label, &query, &outcome));
+        let lanes = outcome.route.lanes.clone();
+        let mut items = builder.hits(outcome.hits, &lanes, false)?;
+        for item in &mut items {
+            item.side = Some(label.to_owned());
+        }
+        draft.sides.push(SideCoverage {
+            side: label.to_owned(),
+            entity_id: entity.id.clone(),
+            evidence_n: items.len(),
+            document_n: items.iter().map(|i| &i.document).collect::<std::collections::BTreeSet<_>>().len(),
+            work_n: items.iter().filter_map(|i| i.work.as_ref()).collect::<std::collections::BTreeSet<_>>().len(),
+        });
+        draft.evidence.extend(items);
+        draft.resolution.entities.extend(resolution.entities.iter().cloned());
+        draft.resolution.ambiguous.extend(resolution.ambiguous.iter().cloned());
+    }
+    let shared: Vec<&str> = draft
+        .evidence
+        .iter()
+        .filter(|i| ids.iter().all(|id| i.entities.contains(id)))
+        .map(|i| i.passage_id.as_str())
+        .collect();
+    let mut warnings = resolve::warnings(&draft.resolution);
+    if !shared.is_empty() {
+        let mut distinct = shared.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        warnings.push(Warning::new(
+            WarningCode::SharedEvidence,
+            format!("{} evidence passages mention both concepts: {}", distinct.len(), distinct.join(", ")),
+            "read them first: they relate the two concepts directly",
+        ));
+    }
+    let (a, b) = (sides[0].0, sides[1].0);
+    for (from, to) in [(a, b), (b, a)] {
+        for r in from.relations.iter().filter(|r| r.target == to.id) {
+            warnings.push(Warning::new(
+                WarningCode::RelatedConcepts,
+                format!("{} is `{}` of {} in the concept graph", from.id, r.relation, to.id),
+                "keep the relation in mind: evidence for one may be evidence for the other",
+            ));
+        }
+    }
+    for mapping in index.terminology.iter().filter(|m| ids.contains(&m.entity) && !m.warnings.is_empty()) {
+        warnings.push(Warning::new(
+            WarningCode::ContrastiveTerminology,
+            format!("{} → {}: {}", mapping.source_term, mapping.target_term, mapping.warnings.join("; ")),
+            "compare within one language, or check terminology_lookup before comparing across languages",
+        ));
+    }
+    warnings.append(&mut draft.warnings);
+    draft.warnings = warnings;
+    draft.entities = ids;
+    draft.retrieval.route = Some("compare.independent".to_owned());
+    draft.retrieval.lanes = lane_totals.keys().map(|l| l.as_str().to_owned()).collect();
+    draft.retrieval.lane_counts =
+        lane_totals.iter().map(|(l, n)| LaneCount { lane: l.as_str().to_owned(), candidates: *n }).collect();
+    draft.retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
+    let weights: Vec<(Lane, f64)> = lane_totals.keys().map(|l| (*l, 1.0)).collect();
+    draft.retrieval.fusion = Some(fusion_of(crate::fusion::FusionMethod::default(), &weights));
+    draft.retrieval.took_ms = took_ms(start);
+    Ok(finish(index, draft))
+}

@@ -1,0 +1,118 @@
+//! Tool handlers: each turns validated arguments into a draft envelope and
+//! finishes it with `assemble`. Handlers only read the index.
+
+pub mod concept;
+pub mod passage;
+pub mod search;
+pub mod terminology;
+
+use std::time::Instant;
+
+use super::args::Args;
+use super::catalog::{ErrorCode, ToolError};
+use super::envelope::{Fusion, LaneCount, LaneWeight, Retrieval};
+use super::index::OpenIndex;
+use super::warnings::{Warning, WarningCode};
+use crate::fusion::{DEFAULT_K, FusionMethod};
+use crate::lexical::Filters;
+use crate::search::SearchOutcome;
+
+/// The filters common to the search tools, checked against the corpus.
+pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
+    let years = match args.text("period").map(str::trim) {
+        None => None,
+        Some(id) => {
+            let period = index.period(id).ok_or_else(|| {
+                let known: Vec<&str> = index.periods.iter().map(|p| p.id.as_str()).collect();
+                let shown: String = id.chars().take(60).collect();
+                ToolError::new(
+                    ErrorCode::PeriodNotFound,
+                    format!(
+                        "no period `{shown}`; configured periods: {}",
+                        if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+                    ),
+                )
+            })?;
+            Some((period.start_year, period.end_year))
+        }
+    };
+    let entities = args.list("entities");
+    for id in &entities {
+        if index.entity(id).is_none() {
+            let shown: String = id.chars().take(80).collect();
+            return Err(ToolError::new(
+                ErrorCode::EntityNotFound,
+                format!("no entity `{shown}`; entity ids look like \"concept.natural_selection\" (see resolve_entity)"),
+            ));
+        }
+    }
+    Ok(Filters {
+        language: args.language("language"),
+        work: args.text("work").map(|w| w.trim().to_owned()),
+        years,
+        entities,
+    })
+}
+
+pub fn took_ms(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The retrieval section of one search.
+pub fn retrieval(outcome: &SearchOutcome, fusion: FusionMethod, start: Instant) -> Retrieval {
+    Retrieval {
+        route: Some(outcome.route.rule.to_owned()),
+        lanes: outcome.lanes.iter().map(|l| l.as_str().to_owned()).collect(),
+        vector_enabled: outcome.vector_enabled,
+        lane_counts: outcome
+            .lane_counts
+            .iter()
+            .map(|(l, n)| LaneCount { lane: l.as_str().to_owned(), candidates: *n })
+            .collect(),
+        fusion: Some(fusion_of(fusion, &outcome.route.lanes)),
+        runs: Vec::new(),
+        took_ms: took_ms(start),
+        next_cursor: None,
+    }
+}
+
+pub fn fusion_of(method: FusionMethod, lanes: &[(crate::lane::Lane, f64)]) -> Fusion {
+    let (name, k) = match method {
+        FusionMethod::Rrf { k } => ("rrf", k),
+        FusionMethod::Dbsf => ("dbsf", DEFAULT_K),
+    };
+    Fusion {
+        method: name.to_owned(),
+        k,
+        weights: lanes.iter().map(|(l, w)| LaneWeight { lane: l.as_str().to_owned(), weight: *w }).collect(),
+    }
+}
+
+/// VECTOR_LANE_DISABLED when the route wanted the vector lane and it is off.
+pub fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Option<Warning> {
+    if !outcome.route.vector_dropped {
+        return None;
+    }
+    let reason = index.searcher.vector_disabled_reason().unwrap_or("disabled");
+    tracing::info!(reason, "vector lane disabled");
+    Some(Warning::new(
+        WarningCode::VectorLaneDisabled,
+        "the vector lane is disabled on this server; lexical and entity lanes answered",
+        "install the embedding model with scripts/setup and rebuild the index to enable semantic retrieval",
+    ))
+}
+
+/// Fails a forced vector search early, with a message that says what to do.
+pub fn require_vector(index: &OpenIndex) -> Result<(), ToolError> {
+    match index.searcher.vector_disabled_reason() {
+        None => Ok(()),
+        Some(reason) => {
+            tracing::info!(reason, "forced vector search refused");
+            Err(ToolError::new(
+                ErrorCode::VectorLaneUnavailable,
+                "retrieval_mode `vector` needs the vector lane, which is disabled on this server; \
+                 use `auto`, `lexical` or `hybrid`",
+            ))
+        }
+    }
+}

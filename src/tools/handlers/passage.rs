@@ -1,0 +1,100 @@
+//! Lookups by passage id: get_passage, get_context, trace_source.
+
+use crate::store::PassageRow;
+use crate::tools::args::Args;
+use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
+use crate::tools::catalog::{ErrorCode, ToolError};
+use crate::tools::envelope::{ChainLink, Envelope, Neighbours, ProvenanceChain};
+use crate::tools::index::OpenIndex;
+use crate::tools::sufficiency::Operation;
+
+fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
+    let id = id.trim();
+    index.searcher.store().passage(id)?.ok_or_else(|| {
+        let shown: String = id.chars().take(80).collect();
+        ToolError::new(
+            ErrorCode::PassageNotFound,
+            format!(
+                "no passage `{shown}` in this index; ids look like \"p.<document>.<NNNN>\" and come from evidence items"
+            ),
+        )
+    })
+}
+
+pub fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let row = passage(index, args.required("passage_id"))?;
+    let around =
+        index.searcher.store().passages_in_range(&row.document_id, row.ordinal.saturating_sub(1), row.ordinal + 1)?;
+    let neighbours = Neighbours {
+        previous: around.iter().find(|p| p.ordinal + 1 == row.ordinal).map(|p| p.passage_id.clone()),
+        next: around.iter().find(|p| p.ordinal == row.ordinal + 1).map(|p| p.passage_id.clone()),
+    };
+    let mut builder = ItemBuilder::new(index);
+    let mut item = builder.item(row, Found::Requested("requested by id"))?;
+    item.neighbours = Some(neighbours);
+    let mut draft = Draft::new(Operation::Lookup, args.understood());
+    draft.evidence.push(item);
+    Ok(finish(index, draft))
+}
+
+pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let anchor = passage(index, args.required("passage_id"))?;
+    let before = u32::try_from(args.integer("before", 3)).unwrap_or(0);
+    let after = u32::try_from(args.integer("after", 3)).unwrap_or(0);
+    let rows = index.searcher.store().passages_in_range(
+        &anchor.document_id,
+        anchor.ordinal.saturating_sub(before),
+        anchor.ordinal + after,
+    )?;
+    let mut builder = ItemBuilder::new(index);
+    let mut draft = Draft::new(Operation::Lookup, args.understood());
+    for row in rows {
+        let why = match row.ordinal.cmp(&anchor.ordinal) {
+            std::cmp::Ordering::Less => {
+                format!("context: {} before the requested passage", anchor.ordinal - row.ordinal)
+            }
+            std::cmp::Ordering::Equal => "the requested passage".to_owned(),
+            std::cmp::Ordering::Greater => {
+                format!("context: {} after the requested passage", row.ordinal - anchor.ordinal)
+            }
+        };
+        draft.evidence.push(builder.item(row, Found::Requested(&why))?);
+    }
+    Ok(finish(index, draft))
+}
+
+pub fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let row = passage(index, args.required("passage_id"))?;
+    let mut builder = ItemBuilder::new(index);
+    let source = builder.source(&row.document_id)?;
+    let link = |name: &str, value: Option<String>| ChainLink {
+        link: name.to_owned(),
+        present: value.as_deref().is_some_and(|v| !v.is_empty()),
+        value,
+    };
+    let item = builder.item(row.clone(), Found::Requested("requested by id"))?;
+    let links = vec![
+        link("passage", Some(row.passage_id.clone())),
+        link("document", Some(row.document_id.clone())),
+        link("witness", row.witness.clone()),
+        link("source_file", source.as_ref().map(|s| s.path.clone())),
+        link("sha256", source.as_ref().map(|s| s.sha256.clone())),
+    ];
+    let chain = ProvenanceChain {
+        passage_id: row.passage_id.clone(),
+        trace_status: item.provenance.trace_status.clone(),
+        links,
+        byte_span: [row.byte_start, row.byte_end],
+        line_span: [row.line_start, row.line_end],
+        span_basis: source.as_ref().map_or_else(String::new, |s| s.span_basis.clone()),
+        source_bytes: source.as_ref().map_or(0, |s| s.bytes),
+        title: source.as_ref().and_then(|s| s.title.clone()),
+        author: source.as_ref().and_then(|s| s.author.clone()),
+        date: source.as_ref().and_then(|s| s.date.clone().or_else(|| s.year.map(|y| y.to_string()))),
+        source_metadata: source.map(|s| s.metadata).unwrap_or_default(),
+    };
+    let mut draft = Draft::new(Operation::Lookup, args.understood());
+    draft.provenance_chain = Some(chain);
+    draft.evidence.push(item);
+    Ok(finish(index, draft))
+}

@@ -1,0 +1,119 @@
+//! search_passages and the hidden lane_search.
+
+use std::time::Instant;
+
+use super::{filters, require_vector, retrieval, took_ms, vector_warning};
+use crate::fusion::{DEFAULT_K, FusionMethod};
+use crate::lane::Lane;
+use crate::lexical::{Filters, parse_query};
+use crate::routing::RetrievalMode;
+use crate::search::{LaneInput, SearchRequest};
+use crate::tools::args::Args;
+use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
+use crate::tools::catalog::ToolError;
+use crate::tools::envelope::{Envelope, LaneCount, Retrieval};
+use crate::tools::index::OpenIndex;
+use crate::tools::resolve;
+use crate::tools::sufficiency::Operation;
+
+pub fn retrieval_mode(name: Option<&str>) -> RetrievalMode {
+    match name {
+        Some("lexical") => RetrievalMode::Lexical,
+        Some("vector") => RetrievalMode::Vector,
+        Some("hybrid") => RetrievalMode::Hybrid,
+        Some("exact") => RetrievalMode::Exact,
+        _ => RetrievalMode::Auto,
+    }
+}
+
+pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let start = Instant::now();
+    let query = args.required("query");
+    let filters = filters(index, args)?;
+    let mode = retrieval_mode(args.text("retrieval_mode"));
+    if mode == RetrievalMode::Vector {
+        require_vector(index)?;
+    }
+    let request = SearchRequest {
+        query: query.to_owned(),
+        top_k: args.count("top_k", 10),
+        filters: filters.clone(),
+        mode,
+        ..SearchRequest::default()
+    };
+    let outcome = index.searcher.search(&request)?;
+
+    let mut draft = Draft::new(Operation::Search, args.understood());
+    // Any language, as the searcher resolves it: the query's language is unknown.
+    resolve::from_mentions(index, query, None, &mut draft.resolution);
+    draft.entities = draft.resolution.entities.iter().map(|e| e.id.clone()).collect();
+    for id in &filters.entities {
+        if !draft.entities.contains(id) {
+            draft.entities.push(id.clone());
+        }
+    }
+    draft.query = Some(query.to_owned());
+    draft.retrieval = retrieval(&outcome, request.fusion, start);
+    draft.warnings = resolve::warnings(&draft.resolution);
+    draft.warnings.extend(vector_warning(index, &outcome));
+
+    let mut builder = ItemBuilder::new(index);
+    let lanes = outcome.route.lanes.clone();
+    let mut items = builder.hits(outcome.hits, &lanes, args.flag("explain"))?;
+    if args.flag("include_context") {
+        for item in &mut items {
+            item.context = Some(builder.context(item, 1, 1)?);
+        }
+    }
+    draft.evidence = items;
+    Ok(finish(index, draft))
+}
+
+fn lane_of(name: &str) -> Lane {
+    match name {
+        "exact" => Lane::Exact,
+        "entity" => Lane::Entity,
+        "vector" => Lane::Vector,
+        _ => Lane::Lexical,
+    }
+}
+
+pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+    let start = Instant::now();
+    let query = args.required("query");
+    let lane = lane_of(args.required("lane"));
+    if lane == Lane::Vector {
+        require_vector(index)?;
+    }
+    let filters = Filters { language: args.language("language"), ..Filters::default() };
+    let parsed = parse_query(query);
+    let entities = index.searcher.resolve_query_entities(query);
+    let top_k = args.count("top_k", 10);
+    let input =
+        LaneInput { query, parsed: &parsed, entities: &entities, filters: &filters, allowed: None, depth: top_k };
+    let hits = index.searcher.lane(lane, &input)?;
+
+    let mut draft = Draft::new(Operation::Search, args.understood());
+    resolve::from_mentions(index, query, filters.language.as_deref(), &mut draft.resolution);
+    draft.warnings = resolve::warnings(&draft.resolution);
+    draft.query = Some(query.to_owned());
+    draft.retrieval = Retrieval {
+        route: Some(format!("lane.{}", lane.as_str())),
+        lanes: vec![lane.as_str().to_owned()],
+        vector_enabled: index.searcher.vector_disabled_reason().is_none(),
+        lane_counts: vec![LaneCount { lane: lane.as_str().to_owned(), candidates: hits.hits.len() }],
+        fusion: Some(super::fusion_of(FusionMethod::default(), &[(lane, 1.0)])),
+        took_ms: took_ms(start),
+        ..Retrieval::default()
+    };
+    let mut builder = ItemBuilder::new(index);
+    for hit in hits.hits.into_iter().take(top_k) {
+        let Some(passage) = index.searcher.store().passage(&hit.passage_id)? else { continue };
+        let ranks = [(lane, hit.rank)];
+        let score = 1.0 / (DEFAULT_K + f64::from(hit.rank));
+        draft.evidence.push(
+            builder.item(passage, Found::Ranked { score, ranks: &ranks, weights: &[(lane, 1.0)], explain: false })?,
+        );
+    }
+    Ok(finish(index, draft))
+}

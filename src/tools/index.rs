@@ -1,0 +1,123 @@
+//! The serving index as tools see it: the opened generation plus the small
+//! tables every call reads (entities, periods, terminology), and a handle that
+//! follows `CURRENT` so a rebuild is served without a restart.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use super::catalog::ToolError;
+use crate::corpus::{Entity, TermMapping};
+use crate::index::IndexDir;
+use crate::linker::normalized_words;
+use crate::search::Searcher;
+use crate::store::PeriodRow;
+
+/// One opened generation. Immutable; shared by concurrent calls.
+pub struct OpenIndex {
+    pub generation: String,
+    pub searcher: Searcher,
+    pub entities: Vec<Entity>,
+    by_id: HashMap<String, usize>,
+    /// Normalised alias words → (entity index, alias as written, language).
+    by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>>,
+    pub periods: Vec<PeriodRow>,
+    pub terminology: Vec<TermMapping>,
+}
+
+impl OpenIndex {
+    pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
+        let searcher = Searcher::open(dir, models_dir)?;
+        let entities = searcher.store().entities()?;
+        let periods = searcher.store().periods()?;
+        let terminology = searcher.store().terminology()?;
+        let by_id = entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect();
+        let mut by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>> = HashMap::new();
+        for (i, entity) in entities.iter().enumerate() {
+            let names = std::iter::once((entity.name.as_str(), "*"))
+                .chain(entity.aliases.iter().map(|a| (a.name.as_str(), a.language.as_str())));
+            for (name, language) in names {
+                let key = normalized_words(name);
+                if key.is_empty() {
+                    continue;
+                }
+                let slot = by_alias.entry(key).or_default();
+                if !slot.iter().any(|(j, _, l)| *j == i && l == language) {
+                    slot.push((i, name.to_owned(), language.to_owned()));
+                }
+            }
+        }
+        Ok(Self {
+            generation: searcher.generation.name.clone(),
+            searcher,
+            entities,
+            by_id,
+            by_alias,
+            periods,
+            terminology,
+        })
+    }
+
+    pub fn entity(&self, id: &str) -> Option<&Entity> {
+        self.by_id.get(id).map(|i| &self.entities[*i])
+    }
+
+    /// Entities with an alias (or canonical name) equal to `term`, in that
+    /// language when given; each with the alias that matched. Sorted by id.
+    pub fn entities_named(&self, term: &str, language: Option<&str>) -> Vec<(&Entity, String)> {
+        let mut out: Vec<(&Entity, String)> = Vec::new();
+        for (i, alias, alias_language) in self.by_alias.get(&normalized_words(term)).into_iter().flatten() {
+            let language_ok = language.is_none_or(|l| alias_language == l || alias_language == "*");
+            if language_ok && !out.iter().any(|(e, _)| e.id == self.entities[*i].id) {
+                out.push((&self.entities[*i], alias.clone()));
+            }
+        }
+        out.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+        out
+    }
+
+    pub fn period(&self, id: &str) -> Option<&PeriodRow> {
+        self.periods.iter().find(|p| p.id == id)
+    }
+}
+
+/// Follows the index directory's `CURRENT` pointer: a call after a rebuild
+/// opens the new generation; calls in flight keep the one they started with.
+pub struct IndexHandle {
+    dir: PathBuf,
+    models_dir: Option<PathBuf>,
+    open: RwLock<Option<Arc<OpenIndex>>>,
+}
+
+impl IndexHandle {
+    /// Opens the serving generation now, so a server can refuse to start without one.
+    pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
+        let index = OpenIndex::open(dir, models_dir)?;
+        Ok(Self {
+            dir: dir.to_owned(),
+            models_dir: models_dir.map(Path::to_owned),
+            open: RwLock::new(Some(Arc::new(index))),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The serving generation, reopened when `CURRENT` has moved.
+    pub fn get(&self) -> Result<Arc<OpenIndex>, ToolError> {
+        let current = IndexDir::open(&self.dir).and_then(|d| d.require_current()).map_err(ToolError::from)?;
+        if let Ok(guard) = self.open.read()
+            && let Some(index) = guard.as_ref()
+            && index.generation == current.name
+        {
+            return Ok(Arc::clone(index));
+        }
+        tracing::info!(generation = %current.name, "opening new index generation");
+        let index = Arc::new(OpenIndex::open(&self.dir, self.models_dir.as_deref()).map_err(ToolError::from)?);
+        if let Ok(mut guard) = self.open.write() {
+            *guard = Some(Arc::clone(&index));
+        }
+        Ok(index)
+    }
+}

@@ -1,0 +1,335 @@
+//! The tool registry: the one source of truth for the tool surface. Every
+//! tool's name, description, parameters, timeout, visibility and handler is
+//! here; `tools/list`, dispatch, the published contract and TOOLS.md are all
+//! derived from these tables.
+
+use serde_json::{Map, Value, json};
+
+use super::args::Args;
+use super::catalog::ToolError;
+use super::envelope::Envelope;
+use super::handlers;
+use super::index::OpenIndex;
+use super::params::{Default, Kind, Param};
+
+pub type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
+
+/// Most tools `tools/list` may show. Enforced at start-up, by a test, and by
+/// the contract check.
+pub const VISIBLE_TOOL_CAP: usize = 12;
+
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// For a model: what it does, and when to use another tool instead.
+    pub description: &'static str,
+    /// What the tool is not for (the contract's "not for" column).
+    pub not_for: &'static str,
+    pub params: &'static [Param],
+    /// Sized to the slowest legitimate call on a large corpus; `EVIDENT_TIMEOUT_<TOOL>` overrides.
+    pub timeout_secs: u64,
+    /// Registered and callable, but not listed (unless `EVIDENT_HIDDEN_TOOLS` says otherwise).
+    pub hidden: bool,
+    pub handler: Handler,
+}
+
+impl ToolSpec {
+    pub fn input_schema(&self) -> Map<String, Value> {
+        super::params::input_schema(self.params)
+    }
+
+    /// MCP annotations: every tool only reads.
+    pub fn annotations(&self) -> Value {
+        json!({
+            "title": self.title,
+            "readOnlyHint": true,
+            "destructiveHint": false,
+            "idempotentHint": true,
+            "openWorldHint": false,
+        })
+    }
+}
+
+/// A deprecated tool name that still answers.
+pub struct Alias {
+    pub name: &'static str,
+    pub target: &'static str,
+    /// Arguments set whatever the caller sent.
+    pub forced: &'static [(&'static str, ForcedValue)],
+    /// Old parameter name → new name.
+    pub renamed: &'static [(&'static str, &'static str)],
+    pub use_instead: &'static str,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum ForcedValue {
+    Text(&'static str),
+}
+
+impl ForcedValue {
+    pub fn to_value(self) -> Value {
+        match self {
+            ForcedValue::Text(t) => json!(t),
+        }
+    }
+}
+
+pub const ALIASES: &[Alias] = &[
+    Alias { name: "search", target: "search_passages", forced: &[], renamed: &[], use_instead: "search_passages" },
+    Alias {
+        name: "keyword_search",
+        target: "search_passages",
+        forced: &[("retrieval_mode", ForcedValue::Text("lexical"))],
+        renamed: &[("terms", "query")],
+        use_instead: "search_passages with retrieval_mode \"lexical\"",
+    },
+    Alias {
+        name: "semantic_search",
+        target: "search_passages",
+        forced: &[("retrieval_mode", ForcedValue::Text("vector"))],
+        renamed: &[],
+        use_instead: "search_passages with retrieval_mode \"vector\"",
+    },
+    Alias {
+        name: "get_document_passage",
+        target: "get_passage",
+        forced: &[],
+        renamed: &[],
+        use_instead: "get_passage",
+    },
+];
+
+// Parameters shared by several tools.
+const LANGUAGE: Param = Param::optional(
+    "language",
+    Kind::Text,
+    "Only passages in this language (BCP-47 short code such as \"en\" or \"de\"); \"any\" for all.",
+)
+.with_default(Default::Text("any"));
+const WORK: Param = Param::optional("work", Kind::Text, "Only passages of this work (its id, e.g. \"origin-1872\").");
+const PERIOD: Param =
+    Param::optional("period", Kind::Text, "Only passages of this configured period (its id, e.g. \"1867-1872\").");
+const PASSAGE_ID: Param = Param::required(
+    "passage_id",
+    Kind::Text,
+    "A passage id as returned in evidence, e.g. \"p.origin-1859-ch04.0012\".",
+);
+const CONCEPT: Param = Param::required(
+    "concept",
+    Kind::Text,
+    "An entity id (\"concept.natural_selection\") or a name that resolves to exactly one entity.",
+);
+const CURSOR: Param = Param::optional(
+    "cursor",
+    Kind::Text,
+    "retrieval.next_cursor of a truncated response with otherwise identical arguments: returns the evidence left out.",
+);
+pub const RETRIEVAL_MODES: &[&str] = &["auto", "lexical", "vector", "hybrid", "exact"];
+pub const LANES: &[&str] = &["exact", "lexical", "entity", "vector"];
+
+pub static TOOLS: &[ToolSpec] = &[
+    ToolSpec {
+        name: "search_passages",
+        title: "Search passages",
+        description: "General evidence search over the corpus. Returns real passages with provenance, how each \
+            was retrieved, coverage of the query's words and entities, warnings, and a structural evidence_state \
+            (never an answer). Filter by language, work, period or entity ids; retrieval_mode forces lanes \
+            (auto picks them). Use find_concept_evidence for evidence about one concept, trace_concept to follow \
+            a concept through periods, compare_concepts for two concepts.",
+        not_for: "diachronic tracing (trace_concept), evidence about one concept (find_concept_evidence)",
+        params: &[
+            Param::required("query", Kind::Text, "What to look for: words, a question, or \"quoted phrases\" that must occur."),
+            LANGUAGE,
+            WORK,
+            PERIOD,
+            Param::optional("entities", Kind::TextList, "Only passages that mention at least one of these entity ids."),
+            Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many evidence items.")
+                .with_default(Default::Integer(10)),
+            Param::optional("retrieval_mode", Kind::Choice(RETRIEVAL_MODES), "Which lanes run: auto (rule table), lexical, vector, hybrid (lexical+vector) or exact (phrases and ids).")
+                .with_default(Default::Text("auto")),
+            Param::optional("include_context", Kind::Boolean, "Add the passage before and after each item.")
+                .with_default(Default::Boolean(false)),
+            Param::optional("explain", Kind::Boolean, "Add each lane's rank, weight and share of the fused score.")
+                .with_default(Default::Boolean(false)),
+            CURSOR,
+        ],
+        timeout_secs: 30,
+        hidden: false,
+        handler: handlers::search::search_passages,
+    },
+    ToolSpec {
+        name: "get_passage",
+        title: "Get a passage",
+        description: "One passage by id: its text, document, work, section, witness, provenance, and the ids of \
+            the passages before and after it. Use get_context for surrounding text, trace_source for the full \
+            provenance chain. An unknown id is the error passage_not_found.",
+        not_for: "searching (search_passages)",
+        params: &[PASSAGE_ID],
+        timeout_secs: 5,
+        hidden: false,
+        handler: handlers::passage::get_passage,
+    },
+    ToolSpec {
+        name: "get_context",
+        title: "Get surrounding passages",
+        description: "The passages before and after a passage, in source order, from the same document only. \
+            Use it to read an evidence item in context before quoting it.",
+        not_for: "stitching text across documents",
+        params: &[
+            PASSAGE_ID,
+            Param::optional("before", Kind::Integer { min: 0, max: 20 }, "Passages before.").with_default(Default::Integer(3)),
+            Param::optional("after", Kind::Integer { min: 0, max: 20 }, "Passages after.").with_default(Default::Integer(3)),
+        ],
+        timeout_secs: 5,
+        hidden: false,
+        handler: handlers::passage::get_context,
+    },
+    ToolSpec {
+        name: "resolve_entity",
+        title: "Resolve a term to an entity",
+        description: "Says which entity of the corpus a term names: RESOLVED (one entity), AMBIGUOUS (an entity \
+            with several senses, or several entities mentioned), ENTITY_COLLISION (the name belongs to several \
+            entities; all are listed) or UNRESOLVED. Never picks one silently. Give context text to see which \
+            candidate it mentions. Fetches no evidence: use find_concept_evidence next.",
+        not_for: "fetching evidence (find_concept_evidence)",
+        params: &[
+            Param::required("term", Kind::Text, "A name, alias or entity id."),
+            LANGUAGE,
+            Param::optional("context", Kind::Text, "Text the term appeared in; candidates named in it are counted."),
+        ],
+        timeout_secs: 5,
+        hidden: false,
+        handler: handlers::concept::resolve_entity,
+    },
+    ToolSpec {
+        name: "get_concept",
+        title: "Get a concept card",
+        description: "The card of one entity: names and aliases per language with their review status, period, \
+            relations, senses, how many passages mention it (with a few of them as evidence), and its reviewed \
+            definition — or an explicit statement that none exists (evident never writes one). Use \
+            find_concept_evidence for evidence.",
+        not_for: "finding evidence (find_concept_evidence)",
+        params: &[Param::required("entity_id", Kind::Text, "An entity id, e.g. \"concept.natural_selection\".")],
+        timeout_secs: 5,
+        hidden: false,
+        handler: handlers::concept::get_concept,
+    },
+    ToolSpec {
+        name: "find_concept_evidence",
+        title: "Find evidence for a concept",
+        description: "Evidence constrained to one resolved entity: passages that mention it, ranked by the entity, \
+            lexical and vector lanes together. Filter by work, period or language. A name shared by several \
+            entities is reported as a collision instead of guessed. Use search_passages for free-text questions, \
+            trace_concept for change over time.",
+        not_for: "general search (search_passages)",
+        params: &[
+            CONCEPT,
+            WORK,
+            PERIOD,
+            LANGUAGE,
+            Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many evidence items.")
+                .with_default(Default::Integer(15)),
+            CURSOR,
+        ],
+        timeout_secs: 30,
+        hidden: false,
+        handler: handlers::concept::find_concept_evidence,
+    },
+    ToolSpec {
+        name: "trace_concept",
+        title: "Trace a concept through periods",
+        description: "Evidence for one concept in each configured period, grouped period → work → section, with \
+            NO_EVIDENCE_FOR_PERIOD for every period that has none. Use it to see when a term appears, changes or \
+            disappears across editions or years.",
+        not_for: "comparing concepts (compare_concepts)",
+        params: &[
+            CONCEPT,
+            LANGUAGE,
+            Param::optional("per_period", Kind::Integer { min: 1, max: 20 }, "Evidence items per period.")
+                .with_default(Default::Integer(5)),
+            CURSOR,
+        ],
+        timeout_secs: 60,
+        hidden: false,
+        handler: handlers::concept::trace_concept,
+    },
+    ToolSpec {
+        name: "compare_concepts",
+        title: "Compare two concepts",
+        description: "Evidence for two concepts side by side: one independent lane set per concept (never one \
+            combined query), items marked side a or b, passages that mention both reported as shared, and the \
+            relations between the two. Use find_concept_evidence for a single concept.",
+        not_for: "single-concept evidence (find_concept_evidence)",
+        params: &[
+            Param::required("concept_a", Kind::Text, "First concept: entity id or a name resolving to one entity."),
+            Param::required("concept_b", Kind::Text, "Second concept: entity id or a name resolving to one entity."),
+            LANGUAGE,
+            Param::optional("top_k", Kind::Integer { min: 1, max: 30 }, "Evidence items per side.")
+                .with_default(Default::Integer(10)),
+            CURSOR,
+        ],
+        timeout_secs: 60,
+        hidden: false,
+        handler: handlers::concept::compare_concepts,
+    },
+    ToolSpec {
+        name: "trace_source",
+        title: "Trace a passage to its source",
+        description: "The full provenance chain of a passage: passage → document → witness (edition, \
+            transcription or translation) → source file → sha256, with byte and line spans, and whether the \
+            chain is COMPLETE or SOURCE_TRACE_INCOMPLETE. Use it before citing a passage.",
+        not_for: "semantic evidence (search_passages)",
+        params: &[PASSAGE_ID],
+        timeout_secs: 5,
+        hidden: false,
+        handler: handlers::passage::trace_source,
+    },
+    ToolSpec {
+        name: "terminology_lookup",
+        title: "Look up cross-lingual terminology",
+        description: "Reviewed cross-lingual equivalents of a term (and drafts, flagged as such), in either \
+            direction, with contrastive warnings where a term's scope differs across languages. Filter by source \
+            and target language.",
+        not_for: "translating sentences",
+        params: &[
+            Param::required("term", Kind::Text, "A term in any language, or an entity id."),
+            Param::optional("source_language", Kind::Text, "Language of the term (\"any\" for all).")
+                .with_default(Default::Text("any")),
+            Param::optional("target_language", Kind::Text, "Language of the equivalents (\"any\" for all).")
+                .with_default(Default::Text("any")),
+        ],
+        timeout_secs: 5,
+        hidden: false,
+        handler: handlers::terminology::terminology_lookup,
+    },
+    ToolSpec {
+        name: "lane_search",
+        title: "Run one retrieval lane",
+        description: "Diagnostics: one lane's own ranked list, unfused, for seeing why search_passages ranked \
+            as it did. Agents should use search_passages.",
+        not_for: "research (search_passages)",
+        params: &[
+            Param::required("query", Kind::Text, "The query."),
+            Param::required("lane", Kind::Choice(LANES), "The lane to run."),
+            LANGUAGE,
+            Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many items.")
+                .with_default(Default::Integer(10)),
+        ],
+        timeout_secs: 30,
+        hidden: true,
+        handler: handlers::search::lane_search,
+    },
+];
+
+pub fn tool(name: &str) -> Option<&'static ToolSpec> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+pub fn alias(name: &str) -> Option<&'static Alias> {
+    ALIASES.iter().find(|a| a.name == name)
+}
+
+/// The tools visible by default (the contract's set; the cap counts these).
+pub fn default_visible() -> impl Iterator<Item = &'static ToolSpec> {
+    TOOLS.iter().filter(|t| !t.hidden)
+}

@@ -1,0 +1,172 @@
+//! Entity resolution for tools: a term becomes RESOLVED, AMBIGUOUS,
+//! ENTITY_COLLISION or UNRESOLVED, never silently one of several. The linker
+//! finds mentions in queries; this module decides what they mean.
+
+use super::catalog::{ErrorCode, ToolError};
+use super::envelope::{AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy};
+use super::index::OpenIndex;
+use super::warnings::{Warning, WarningCode};
+use crate::corpus::Entity;
+
+pub fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option<String>) -> EntityRef {
+    EntityRef {
+        id: entity.id.clone(),
+        name: entity.name.clone(),
+        kind: entity.kind.clone(),
+        review_status: entity.review_status.clone(),
+        how,
+        matched_alias: alias,
+        context_mentions: None,
+    }
+}
+
+/// Resolves one term (an entity id, an alias, or text mentioning aliases).
+pub fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Resolution {
+    let term = term.trim();
+    let mut out = Resolution::default();
+    if let Some(entity) = index.entity(term) {
+        resolved(&mut out, term, entity, ResolvedBy::Id, None);
+        return out;
+    }
+    let named = index.entities_named(term, language);
+    match named.len() {
+        0 => {}
+        1 => {
+            let (entity, alias) = &named[0];
+            resolved(&mut out, term, entity, ResolvedBy::Alias, Some(alias.clone()));
+            return out;
+        }
+        _ => {
+            out.status = Some(ResolutionStatus::EntityCollision);
+            out.collisions.push(Collision {
+                term: term.to_owned(),
+                candidates: named
+                    .iter()
+                    .map(|(e, a)| entity_ref(e, Some(ResolvedBy::Alias), Some(a.clone())))
+                    .collect(),
+            });
+            return out;
+        }
+    }
+    // Not a name itself: the names it contains.
+    from_mentions(index, term, language, &mut out);
+    out.status = Some(match (out.collisions.is_empty(), out.entities.len(), out.ambiguous.is_empty()) {
+        (false, _, _) => ResolutionStatus::EntityCollision,
+        (true, 0, true) => ResolutionStatus::Unresolved,
+        (true, 1, true) => ResolutionStatus::Resolved,
+        _ => ResolutionStatus::Ambiguous,
+    });
+    if out.status == Some(ResolutionStatus::Unresolved) {
+        out.unresolved_terms.push(term.to_owned());
+    }
+    out
+}
+
+fn resolved(out: &mut Resolution, term: &str, entity: &Entity, how: ResolvedBy, alias: Option<String>) {
+    if entity.ambiguous {
+        out.status = Some(ResolutionStatus::Ambiguous);
+        out.ambiguous.push(AmbiguousTerm {
+            term: term.to_owned(),
+            entity_id: entity.id.clone(),
+            senses: entity.senses.clone(),
+        });
+    } else {
+        out.status = Some(ResolutionStatus::Resolved);
+    }
+    out.entities.push(entity_ref(entity, Some(how), alias));
+}
+
+/// Mentions of entity names inside free text (a query): distinct entities,
+/// shared aliases as collisions, entities with several senses as ambiguous.
+pub fn from_mentions(index: &OpenIndex, text: &str, language: Option<&str>, out: &mut Resolution) {
+    let linker = index.searcher.linker();
+    let mentions = match language {
+        Some(l) => linker.link(text, l),
+        None => linker.link_any_language(text),
+    };
+    let mut shared: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+    for m in mentions {
+        let Some(entity) = index.entity(&m.entity) else { continue };
+        if m.ambiguous {
+            shared.entry(m.alias.clone()).or_default().push(m.entity.clone());
+            continue;
+        }
+        if out.entities.iter().any(|e| e.id == entity.id) {
+            continue;
+        }
+        if entity.ambiguous {
+            out.ambiguous.push(AmbiguousTerm {
+                term: m.alias.clone(),
+                entity_id: entity.id.clone(),
+                senses: entity.senses.clone(),
+            });
+        }
+        out.entities.push(entity_ref(entity, Some(ResolvedBy::Mention), Some(m.alias)));
+    }
+    for (alias, ids) in shared {
+        let candidates = ids
+            .iter()
+            .filter_map(|id| index.entity(id))
+            .map(|e| entity_ref(e, Some(ResolvedBy::Mention), Some(alias.clone())))
+            .collect();
+        out.collisions.push(Collision { term: alias, candidates });
+    }
+}
+
+/// The warnings a resolution carries.
+pub fn warnings(resolution: &Resolution) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for a in &resolution.ambiguous {
+        out.push(Warning::new(
+            WarningCode::AmbiguousEntity,
+            format!("`{}` resolved to {}, which has {} recorded senses", a.term, a.entity_id, a.senses.len()),
+            "check each evidence item's sense; the senses are listed in resolution.ambiguous",
+        ));
+    }
+    for c in &resolution.collisions {
+        let ids: Vec<&str> = c.candidates.iter().map(|e| e.id.as_str()).collect();
+        out.push(Warning::new(
+            WarningCode::EntityCollision,
+            format!("`{}` is a name of {} entities: {}", c.term, ids.len(), ids.join(", ")),
+            "pass one entity id (entities, or the concept tools) to choose a reading",
+        ));
+    }
+    for t in &resolution.unresolved_terms {
+        out.push(Warning::new(
+            WarningCode::UnresolvedTerm,
+            format!("`{t}` names no entity of this corpus"),
+            "use search_passages for free text, or resolve_entity to see close names",
+        ));
+    }
+    out
+}
+
+/// The one entity a concept tool works on: an id, or a term that resolves
+/// to exactly one entity (possibly one with several senses).
+pub fn require_one<'a>(
+    index: &'a OpenIndex,
+    concept: &str,
+    language: Option<&str>,
+) -> Result<(&'a Entity, Resolution), Result<Resolution, ToolError>> {
+    let resolution = resolve_term(index, concept, language);
+    match resolution.status {
+        Some(ResolutionStatus::Resolved) | Some(ResolutionStatus::Ambiguous) if resolution.entities.len() == 1 => {
+            let id = resolution.entities[0].id.clone();
+            match index.entity(&id) {
+                Some(entity) => Ok((entity, resolution)),
+                None => Err(Err(not_found(concept))),
+            }
+        }
+        Some(ResolutionStatus::Unresolved) | None => Err(Err(not_found(concept))),
+        // A collision, or several entities: the caller must choose; say so in an envelope.
+        _ => Err(Ok(resolution)),
+    }
+}
+
+pub fn not_found(concept: &str) -> ToolError {
+    let shown: String = concept.chars().take(80).collect();
+    ToolError::new(
+        ErrorCode::EntityNotFound,
+        format!("`{shown}` is not an entity id and names no entity; call resolve_entity to find one"),
+    )
+}

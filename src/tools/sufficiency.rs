@@ -1,0 +1,561 @@
+//! The sufficiency rules: one table deciding `evidence_state` from structural
+//! signals only — counts of evidence, documents, works and periods, term and
+//! entity coverage, agreement between lanes, trace completeness, ambiguity,
+//! collisions. No similarity score appears here, and the verdict is never a
+//! probability. Rules are checked in order; the first whose conditions all
+//! hold fires and is named in `reasons`.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum State {
+    Supported,
+    PartiallySupported,
+    InsufficientEvidence,
+    ConflictingEvidence,
+}
+
+/// What kind of research operation a tool performs; rules can be limited to some.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    /// search_passages, find_concept_evidence.
+    Search,
+    /// trace_concept.
+    Trace,
+    /// compare_concepts.
+    Compare,
+    /// get_passage, get_context, trace_source.
+    Lookup,
+    /// resolve_entity, get_concept.
+    Resolution,
+    /// terminology_lookup.
+    Terminology,
+}
+
+/// The structural signals of one response. Every field is a count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Signals {
+    pub evidence_n: u32,
+    pub document_n: u32,
+    pub work_n: u32,
+    pub period_n: u32,
+    /// Content words of the query.
+    pub terms_n: u32,
+    /// Content words found in at least one evidence item.
+    pub terms_covered_n: u32,
+    pub terms_uncovered_n: u32,
+    /// The most content words of the query found together in one evidence item.
+    pub best_item_terms_n: u32,
+    /// Content words some passage of the corpus contains, and those none does.
+    pub terms_in_corpus_n: u32,
+    pub terms_not_in_corpus_n: u32,
+    /// Entities the request names or resolved to.
+    pub entities_n: u32,
+    /// Of those, entities some evidence item is linked to.
+    pub entities_covered_n: u32,
+    pub lanes_run_n: u32,
+    /// Evidence items found by two or more independent lanes.
+    pub multi_lane_n: u32,
+    /// Evidence items whose provenance chain is complete.
+    pub trace_complete_n: u32,
+    pub trace_incomplete_n: u32,
+    /// Terms that resolved to an entity with several senses.
+    pub ambiguous_n: u32,
+    /// Terms that are aliases of two or more entities.
+    pub collision_n: u32,
+    /// Colliding candidate entities that evidence items mention unambiguously.
+    pub contested_with_evidence_n: u32,
+    /// Entities resolved without ambiguity or collision.
+    pub resolved_n: u32,
+    /// Configured periods the operation covers, and those with no evidence.
+    pub periods_n: u32,
+    pub periods_missing_n: u32,
+    /// compare_concepts: sides, and sides without evidence.
+    pub sides_n: u32,
+    pub sides_empty_n: u32,
+    /// terminology_lookup: mappings found, and the reviewed ones among them.
+    pub mappings_n: u32,
+    pub reviewed_mappings_n: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Signal {
+    EvidenceN,
+    DocumentN,
+    WorkN,
+    PeriodN,
+    TermsN,
+    TermsCoveredN,
+    TermsUncoveredN,
+    BestItemTermsN,
+    TermsInCorpusN,
+    TermsNotInCorpusN,
+    EntitiesN,
+    EntitiesCoveredN,
+    LanesRunN,
+    MultiLaneN,
+    TraceCompleteN,
+    TraceIncompleteN,
+    AmbiguousN,
+    CollisionN,
+    ContestedWithEvidenceN,
+    ResolvedN,
+    PeriodsN,
+    PeriodsMissingN,
+    SidesN,
+    SidesEmptyN,
+    MappingsN,
+    ReviewedMappingsN,
+}
+
+impl Signals {
+    pub fn get(&self, signal: Signal) -> u32 {
+        match signal {
+            Signal::EvidenceN => self.evidence_n,
+            Signal::DocumentN => self.document_n,
+            Signal::WorkN => self.work_n,
+            Signal::PeriodN => self.period_n,
+            Signal::TermsN => self.terms_n,
+            Signal::TermsCoveredN => self.terms_covered_n,
+            Signal::TermsUncoveredN => self.terms_uncovered_n,
+            Signal::BestItemTermsN => self.best_item_terms_n,
+            Signal::TermsInCorpusN => self.terms_in_corpus_n,
+            Signal::TermsNotInCorpusN => self.terms_not_in_corpus_n,
+            Signal::EntitiesN => self.entities_n,
+            Signal::EntitiesCoveredN => self.entities_covered_n,
+            Signal::LanesRunN => self.lanes_run_n,
+            Signal::MultiLaneN => self.multi_lane_n,
+            Signal::TraceCompleteN => self.trace_complete_n,
+            Signal::TraceIncompleteN => self.trace_incomplete_n,
+            Signal::AmbiguousN => self.ambiguous_n,
+            Signal::CollisionN => self.collision_n,
+            Signal::ContestedWithEvidenceN => self.contested_with_evidence_n,
+            Signal::ResolvedN => self.resolved_n,
+            Signal::PeriodsN => self.periods_n,
+            Signal::PeriodsMissingN => self.periods_missing_n,
+            Signal::SidesN => self.sides_n,
+            Signal::SidesEmptyN => self.sides_empty_n,
+            Signal::MappingsN => self.mappings_n,
+            Signal::ReviewedMappingsN => self.reviewed_mappings_n,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cmp {
+    Eq,
+    Lt,
+    Ge,
+    Gt,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Operand {
+    Value(u32),
+    Signal(Signal),
+}
+
+/// `signal cmp operand`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Condition {
+    pub signal: Signal,
+    pub cmp: Cmp,
+    pub operand: Operand,
+}
+
+const fn when(signal: Signal, cmp: Cmp, value: u32) -> Condition {
+    Condition { signal, cmp, operand: Operand::Value(value) }
+}
+
+const fn when_signal(signal: Signal, cmp: Cmp, other: Signal) -> Condition {
+    Condition { signal, cmp, operand: Operand::Signal(other) }
+}
+
+impl Condition {
+    fn holds(&self, s: &Signals) -> bool {
+        let left = s.get(self.signal);
+        let right = match self.operand {
+            Operand::Value(v) => v,
+            Operand::Signal(other) => s.get(other),
+        };
+        match self.cmp {
+            Cmp::Eq => left == right,
+            Cmp::Lt => left < right,
+            Cmp::Ge => left >= right,
+            Cmp::Gt => left > right,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Rule {
+    pub id: &'static str,
+    pub state: State,
+    /// Operations the rule applies to (all of them when empty).
+    pub operations: &'static [Operation],
+    /// All must hold.
+    pub conditions: &'static [Condition],
+    pub reason: &'static str,
+}
+
+use Operation::{Compare, Lookup, Resolution, Search, Terminology, Trace};
+use Signal::*;
+use State::{ConflictingEvidence, InsufficientEvidence, PartiallySupported, Supported};
+
+const EVIDENCE_OPS: &[Operation] = &[Search, Trace, Compare];
+
+/// The whole table. Order matters: the first rule that holds fires.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "conflicting.contested_reading",
+        state: ConflictingEvidence,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(ContestedWithEvidenceN, Cmp::Ge, 2)],
+        reason: "a term names two or more entities and the evidence mentions at least two of them \
+                 unambiguously: the corpus answers for different concepts; choose one with resolve_entity",
+    },
+    Rule {
+        id: "insufficient.unresolved",
+        state: InsufficientEvidence,
+        operations: &[Resolution],
+        conditions: &[when(ResolvedN, Cmp::Eq, 0), when(AmbiguousN, Cmp::Eq, 0), when(CollisionN, Cmp::Eq, 0)],
+        reason: "the term names no entity of the corpus",
+    },
+    Rule {
+        id: "insufficient.no_mapping",
+        state: InsufficientEvidence,
+        operations: &[Terminology],
+        conditions: &[when(MappingsN, Cmp::Eq, 0)],
+        reason: "no terminology mapping exists for the term",
+    },
+    Rule {
+        id: "insufficient.no_evidence",
+        state: InsufficientEvidence,
+        operations: &[Search, Trace, Compare, Lookup],
+        conditions: &[when(EvidenceN, Cmp::Eq, 0)],
+        reason: "no evidence was found",
+    },
+    Rule {
+        id: "insufficient.terms_absent",
+        state: InsufficientEvidence,
+        operations: EVIDENCE_OPS,
+        conditions: &[
+            when(TermsN, Cmp::Ge, 1),
+            when_signal(TermsUncoveredN, Cmp::Gt, TermsCoveredN),
+            when(EntitiesCoveredN, Cmp::Eq, 0),
+        ],
+        reason: "most content words of the query occur in no evidence item and no named entity is covered: \
+                 the passages returned are neighbours, not evidence",
+    },
+    Rule {
+        id: "insufficient.terms_not_in_corpus",
+        state: InsufficientEvidence,
+        operations: EVIDENCE_OPS,
+        conditions: &[
+            when(TermsNotInCorpusN, Cmp::Ge, 1),
+            when_signal(TermsNotInCorpusN, Cmp::Ge, TermsInCorpusN),
+            when(EntitiesCoveredN, Cmp::Eq, 0),
+        ],
+        reason: "at least half of the query's content words occur nowhere in the corpus and no named entity is \
+                 covered: the corpus does not hold what is asked about",
+    },
+    Rule {
+        id: "insufficient.terms_scattered",
+        state: InsufficientEvidence,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(TermsN, Cmp::Ge, 2), when(BestItemTermsN, Cmp::Lt, 2), when(EntitiesCoveredN, Cmp::Eq, 0)],
+        reason: "no evidence item contains two content words of the query together and no named entity is \
+                 covered: the items match single words, not the question",
+    },
+    Rule {
+        id: "partial.side_without_evidence",
+        state: PartiallySupported,
+        operations: &[Compare],
+        conditions: &[when(SidesEmptyN, Cmp::Ge, 1)],
+        reason: "one side of the comparison has no evidence",
+    },
+    Rule {
+        id: "partial.period_gaps",
+        state: PartiallySupported,
+        operations: &[Trace],
+        conditions: &[when(PeriodsMissingN, Cmp::Ge, 1)],
+        reason: "some configured periods have no evidence (see NO_EVIDENCE_FOR_PERIOD)",
+    },
+    Rule {
+        id: "partial.collision",
+        state: PartiallySupported,
+        operations: &[],
+        conditions: &[when(CollisionN, Cmp::Ge, 1)],
+        reason: "a term is an alias of several entities; the result mixes or omits readings",
+    },
+    Rule {
+        id: "partial.ambiguous",
+        state: PartiallySupported,
+        operations: &[],
+        conditions: &[when(AmbiguousN, Cmp::Ge, 1)],
+        reason: "a term resolved to an entity with several senses; the evidence may use any of them",
+    },
+    Rule {
+        id: "partial.draft_terminology",
+        state: PartiallySupported,
+        operations: &[Terminology],
+        conditions: &[when(ReviewedMappingsN, Cmp::Eq, 0)],
+        reason: "only draft (unreviewed) terminology mappings exist",
+    },
+    Rule {
+        id: "partial.terms_missing",
+        state: PartiallySupported,
+        operations: EVIDENCE_OPS,
+        conditions: &[when_signal(TermsCoveredN, Cmp::Lt, TermsN)],
+        reason: "some content words of the query occur in no evidence item",
+    },
+    Rule {
+        id: "partial.entities_missing",
+        state: PartiallySupported,
+        operations: EVIDENCE_OPS,
+        conditions: &[when_signal(EntitiesCoveredN, Cmp::Lt, EntitiesN)],
+        reason: "some requested entities are mentioned by no evidence item",
+    },
+    Rule {
+        id: "partial.untraceable",
+        state: PartiallySupported,
+        operations: &[Search, Trace, Compare, Lookup],
+        conditions: &[when(TraceCompleteN, Cmp::Eq, 0)],
+        reason: "no evidence item traces completely to a witness and a hashed source file",
+    },
+    Rule {
+        id: "partial.single_document",
+        state: PartiallySupported,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(DocumentN, Cmp::Lt, 2)],
+        reason: "all evidence comes from one document",
+    },
+    Rule {
+        id: "partial.no_lane_agreement",
+        state: PartiallySupported,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(LanesRunN, Cmp::Ge, 2), when(MultiLaneN, Cmp::Eq, 0)],
+        reason: "no evidence item was found by two independent lanes",
+    },
+    Rule {
+        id: "partial.thin",
+        state: PartiallySupported,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(EvidenceN, Cmp::Lt, 3)],
+        reason: "fewer than three evidence items",
+    },
+    Rule {
+        id: "supported.corroborated",
+        state: Supported,
+        operations: EVIDENCE_OPS,
+        conditions: &[],
+        reason: "at least three evidence items from two or more documents cover every query term and entity, \
+                 with agreement between lanes and traceable sources",
+    },
+    Rule {
+        id: "supported.lookup",
+        state: Supported,
+        operations: &[Lookup],
+        conditions: &[],
+        reason: "the passages exist and trace to their source",
+    },
+    Rule {
+        id: "supported.resolved",
+        state: Supported,
+        operations: &[Resolution],
+        conditions: &[],
+        reason: "the term resolves to exactly one entity",
+    },
+    Rule {
+        id: "supported.terminology",
+        state: Supported,
+        operations: &[Terminology],
+        conditions: &[],
+        reason: "reviewed terminology mappings exist for the term",
+    },
+];
+
+/// The verdict with what it was decided from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct EvidenceState {
+    pub state: State,
+    /// The rule that fired.
+    pub rule: String,
+    pub operation: Operation,
+    pub signals: Signals,
+    /// Why, in words: the fired rule's reason.
+    pub reasons: Vec<String>,
+}
+
+/// Applies the table. Every operation reaches a fallback rule, so this never fails.
+pub fn decide(operation: Operation, signals: Signals) -> EvidenceState {
+    let fired = RULES.iter().find(|rule| {
+        (rule.operations.is_empty() || rule.operations.contains(&operation))
+            && rule.conditions.iter().all(|c| c.holds(&signals))
+    });
+    match fired {
+        Some(rule) => EvidenceState {
+            state: rule.state,
+            rule: rule.id.to_owned(),
+            operation,
+            signals,
+            reasons: vec![format!("{}: {}", rule.id, rule.reason)],
+        },
+        // Unreachable while every operation has a condition-free rule (a test pins it).
+        None => EvidenceState {
+            state: PartiallySupported,
+            rule: "partial.no_rule".into(),
+            operation,
+            signals,
+            reasons: vec!["no rule matched".into()],
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corroborated() -> Signals {
+        Signals {
+            evidence_n: 10,
+            document_n: 4,
+            work_n: 2,
+            period_n: 2,
+            terms_n: 2,
+            terms_covered_n: 2,
+            best_item_terms_n: 2,
+            terms_in_corpus_n: 2,
+            entities_n: 1,
+            entities_covered_n: 1,
+            lanes_run_n: 3,
+            multi_lane_n: 5,
+            trace_complete_n: 10,
+            resolved_n: 1,
+            ..Signals::default()
+        }
+    }
+
+    #[test]
+    fn every_operation_has_a_fallback_rule() {
+        for op in [Search, Trace, Compare, Lookup, Resolution, Terminology] {
+            assert!(
+                RULES
+                    .iter()
+                    .any(|r| r.conditions.is_empty() && (r.operations.is_empty() || r.operations.contains(&op))),
+                "{op:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn rule_ids_are_unique() {
+        let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), RULES.len());
+    }
+
+    #[test]
+    fn corroborated_search_is_supported() {
+        let v = decide(Search, corroborated());
+        assert_eq!(v.state, Supported);
+        assert_eq!(v.rule, "supported.corroborated");
+        assert!(v.reasons[0].starts_with("supported.corroborated"));
+    }
+
+    #[test]
+    fn one_missing_term_is_partial() {
+        let s = Signals { terms_n: 3, terms_covered_n: 2, terms_uncovered_n: 1, ..corroborated() };
+        assert_eq!(decide(Search, s).rule, "partial.terms_missing");
+    }
+
+    #[test]
+    fn no_evidence_or_absent_terms_are_insufficient() {
+        assert_eq!(decide(Search, Signals::default()).state, InsufficientEvidence);
+        let neighbours = Signals {
+            terms_n: 3,
+            terms_covered_n: 1,
+            terms_uncovered_n: 2,
+            entities_n: 0,
+            entities_covered_n: 0,
+            ..corroborated()
+        };
+        assert_eq!(decide(Search, neighbours).rule, "insufficient.terms_absent");
+        let scattered = Signals {
+            terms_n: 4,
+            terms_covered_n: 2,
+            terms_uncovered_n: 2,
+            best_item_terms_n: 1,
+            entities_n: 0,
+            entities_covered_n: 0,
+            ..corroborated()
+        };
+        assert_eq!(decide(Search, scattered).rule, "insufficient.terms_scattered");
+        let not_in_corpus = Signals {
+            terms_n: 4,
+            terms_covered_n: 2,
+            terms_uncovered_n: 2,
+            terms_in_corpus_n: 2,
+            terms_not_in_corpus_n: 2,
+            entities_n: 0,
+            entities_covered_n: 0,
+            ..corroborated()
+        };
+        assert_eq!(decide(Search, not_in_corpus).rule, "insufficient.terms_not_in_corpus");
+        // A named entity in the evidence keeps it from being mere word matches.
+        let with_entity = Signals { entities_n: 1, entities_covered_n: 1, ..scattered };
+        assert_eq!(decide(Search, with_entity).rule, "partial.terms_missing");
+    }
+
+    #[test]
+    fn contested_reading_is_conflicting_even_when_well_covered() {
+        let s = Signals { collision_n: 1, contested_with_evidence_n: 2, ..corroborated() };
+        assert_eq!(decide(Search, s).state, ConflictingEvidence);
+        let one_side = Signals { collision_n: 1, contested_with_evidence_n: 1, ..corroborated() };
+        assert_eq!(decide(Search, one_side).rule, "partial.collision");
+    }
+
+    #[test]
+    fn trace_gaps_and_empty_sides_are_partial() {
+        let gaps = Signals { periods_n: 3, periods_missing_n: 1, ..corroborated() };
+        assert_eq!(decide(Trace, gaps).rule, "partial.period_gaps");
+        assert_eq!(decide(Search, gaps).state, Supported);
+        let side = Signals { sides_n: 2, sides_empty_n: 1, ..corroborated() };
+        assert_eq!(decide(Compare, side).rule, "partial.side_without_evidence");
+    }
+
+    #[test]
+    fn lane_disagreement_and_single_document_are_partial() {
+        let s = Signals { multi_lane_n: 0, ..corroborated() };
+        assert_eq!(decide(Search, s).rule, "partial.no_lane_agreement");
+        let one_lane = Signals { multi_lane_n: 0, lanes_run_n: 1, ..corroborated() };
+        assert_eq!(decide(Search, one_lane).state, Supported);
+        let s = Signals { document_n: 1, ..corroborated() };
+        assert_eq!(decide(Search, s).rule, "partial.single_document");
+    }
+
+    #[test]
+    fn lookups_and_resolutions() {
+        let found = Signals { evidence_n: 1, document_n: 1, trace_complete_n: 1, ..Signals::default() };
+        assert_eq!(decide(Lookup, found).state, Supported);
+        let untraced = Signals { trace_complete_n: 0, trace_incomplete_n: 1, ..found };
+        assert_eq!(decide(Lookup, untraced).rule, "partial.untraceable");
+        assert_eq!(decide(Resolution, Signals::default()).rule, "insufficient.unresolved");
+        let resolved = Signals { resolved_n: 1, ..Signals::default() };
+        assert_eq!(decide(Resolution, resolved).state, Supported);
+        let ambiguous = Signals { ambiguous_n: 1, ..Signals::default() };
+        assert_eq!(decide(Resolution, ambiguous).state, PartiallySupported);
+        let drafts = Signals { mappings_n: 2, ..Signals::default() };
+        assert_eq!(decide(Terminology, drafts).rule, "partial.draft_terminology");
+        assert_eq!(decide(Terminology, Signals::default()).rule, "insufficient.no_mapping");
+        let reviewed = Signals { mappings_n: 2, reviewed_mappings_n: 1, ..Signals::default() };
+        assert_eq!(decide(Terminology, reviewed).state, Supported);
+    }
+}

@@ -1,0 +1,387 @@
+//! `evident serve` seen by a real MCP client (rmcp over stdio), against a
+//! small bilingual corpus built in the test: the tool list, every tool's
+//! envelope, and the verdicts and warnings the design promises.
+
+mod common;
+
+use common::mcp::{SECTIONS, sections, shared_index, start, start_with, state, warning_codes};
+use serde_json::{Value, json};
+
+const TEN_TOOLS: [&str; 10] = [
+    "search_passages",
+    "get_passage",
+    "get_context",
+    "resolve_entity",
+    "get_concept",
+    "find_concept_evidence",
+    "trace_concept",
+    "compare_concepts",
+    "trace_source",
+    "terminology_lookup",
+];
+
+fn assert_envelope(envelope: &Value, tool: &str) {
+    assert_eq!(sections(envelope), SECTIONS, "sections of {tool}");
+    assert_eq!(envelope["request"]["tool"], tool);
+    let evidence = envelope["evidence"].as_array().expect("evidence array");
+    assert_eq!(envelope["coverage"]["evidence_n"], evidence.len());
+    for item in evidence {
+        let id = item["passage_id"].as_str().expect("passage id");
+        assert!(id.starts_with("p."), "{id}");
+        assert!(item["score"].as_f64().is_some() && item["provenance"]["source_sha256"].is_string());
+    }
+    let verdict = &envelope["evidence_state"];
+    assert!(
+        ["SUPPORTED", "PARTIALLY_SUPPORTED", "INSUFFICIENT_EVIDENCE", "CONFLICTING_EVIDENCE"]
+            .contains(&verdict["state"].as_str().unwrap()),
+        "{verdict}"
+    );
+    assert!(verdict["reasons"][0].as_str().unwrap().starts_with(verdict["rule"].as_str().unwrap()));
+    assert!(verdict["signals"]["evidence_n"].is_u64());
+    for w in envelope["warnings"].as_array().unwrap() {
+        for key in ["code", "message", "severity", "action"] {
+            assert!(w[key].is_string(), "warning without {key}: {w}");
+        }
+    }
+}
+
+#[test]
+fn lists_exactly_the_ten_read_only_tools_with_closed_schemas() {
+    let mcp = start(shared_index());
+    let info = mcp.client.peer_info().expect("server info");
+    let server = info.server_info.clone().expect("serverInfo");
+    assert_eq!(server.name, "evident");
+    assert_eq!(server.version, env!("CARGO_PKG_VERSION"));
+    let tools = mcp.tools();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, TEN_TOOLS);
+    for tool in &tools {
+        let a = tool.annotations.as_ref().expect("annotations");
+        assert_eq!((a.read_only_hint, a.idempotent_hint, a.open_world_hint), (Some(true), Some(true), Some(false)));
+        assert_eq!(tool.input_schema["additionalProperties"], json!(false), "{}", tool.name);
+        assert!(tool.output_schema.is_some(), "{}", tool.name);
+        assert!(tool.description.as_ref().is_some_and(|d| d.len() > 80), "{}", tool.name);
+    }
+    mcp.ping();
+}
+
+#[test]
+fn every_tool_answers_with_the_eight_sections_in_order() {
+    let mcp = start(shared_index());
+    let search = mcp.envelope("search_passages", json!({"query": "natural selection"}));
+    assert_envelope(&search, "search_passages");
+    let first = search["evidence"][0]["passage_id"].as_str().unwrap().to_owned();
+    let calls = [
+        ("get_passage", json!({"passage_id": first})),
+        ("get_context", json!({"passage_id": first, "before": 1, "after": 1})),
+        ("resolve_entity", json!({"term": "natural selection"})),
+        ("get_concept", json!({"entity_id": "concept.natural_selection"})),
+        ("find_concept_evidence", json!({"concept": "concept.natural_selection"})),
+        ("trace_concept", json!({"concept": "survival of the fittest"})),
+        ("compare_concepts", json!({"concept_a": "natural selection", "concept_b": "methodical selection"})),
+        ("trace_source", json!({"passage_id": first})),
+        ("terminology_lookup", json!({"term": "natural selection"})),
+    ];
+    for (tool, args) in calls {
+        let envelope = mcp.envelope(tool, args);
+        assert_envelope(&envelope, tool);
+        // Every evidence id is real: get_passage returns it.
+        for item in envelope["evidence"].as_array().unwrap().iter().take(3) {
+            let fetched = mcp.envelope("get_passage", json!({"passage_id": item["passage_id"]}));
+            assert_eq!(fetched["evidence"][0]["text"], item["text"]);
+        }
+    }
+}
+
+#[test]
+fn defaults_are_filled_into_the_request() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("search_passages", json!({"query": "struggle"}));
+    let args = &e["request"]["arguments"];
+    assert_eq!(args["top_k"], 10);
+    assert_eq!(args["retrieval_mode"], "auto");
+    assert_eq!(args["include_context"], false);
+    assert_eq!(args["language"], "any");
+}
+
+#[test]
+fn natural_selection_is_supported() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("search_passages", json!({"query": "natural selection"}));
+    assert_eq!(state(&e), "SUPPORTED", "{}", e["evidence_state"]);
+    assert_eq!(e["resolution"]["entities"][0]["id"], "concept.natural_selection");
+    assert!(e["coverage"]["multi_lane_n"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn a_question_the_corpus_cannot_answer_is_insufficient() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("search_passages", json!({"query": "What was the company's quarterly revenue in 2023?"}));
+    assert_eq!(state(&e), "INSUFFICIENT_EVIDENCE", "{}", e["evidence_state"]);
+}
+
+#[test]
+fn evidence_for_two_readings_of_a_shared_name_is_conflicting() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("search_passages", json!({"query": "selection", "top_k": 30}));
+    assert_eq!(state(&e), "CONFLICTING_EVIDENCE", "{}", e["evidence_state"]);
+    assert_eq!(e["evidence_state"]["rule"], "conflicting.contested_reading");
+    let candidates: Vec<&str> = e["resolution"]["collisions"][0]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(candidates, ["concept.methodical_selection", "concept.natural_selection"]);
+    assert!(warning_codes(&e).contains(&"ENTITY_COLLISION".to_owned()));
+}
+
+#[test]
+fn resolve_entity_never_resolves_silently() {
+    let mcp = start(shared_index());
+    let collision = mcp.envelope("resolve_entity", json!({"term": "selection"}));
+    assert_eq!(collision["resolution"]["status"], "ENTITY_COLLISION");
+    assert_eq!(collision["resolution"]["collisions"][0]["candidates"].as_array().unwrap().len(), 2);
+    assert!(warning_codes(&collision).contains(&"ENTITY_COLLISION".to_owned()));
+
+    let ambiguous = mcp.envelope("resolve_entity", json!({"term": "variety"}));
+    assert_eq!(ambiguous["resolution"]["status"], "AMBIGUOUS");
+    assert_eq!(ambiguous["resolution"]["ambiguous"][0]["senses"].as_array().unwrap().len(), 2);
+    assert!(warning_codes(&ambiguous).contains(&"AMBIGUOUS_ENTITY".to_owned()));
+
+    let resolved = mcp.envelope("resolve_entity", json!({"term": "Natural Selection"}));
+    assert_eq!(resolved["resolution"]["status"], "RESOLVED");
+    assert_eq!(state(&resolved), "SUPPORTED");
+
+    let unresolved = mcp.envelope("resolve_entity", json!({"term": "phlogiston"}));
+    assert_eq!(unresolved["resolution"]["status"], "UNRESOLVED");
+    assert_eq!(state(&unresolved), "INSUFFICIENT_EVIDENCE");
+
+    let with_context = mcp.envelope(
+        "resolve_entity",
+        json!({"term": "selection", "context": "breeders practise methodical selection on their herds"}),
+    );
+    let candidates = with_context["resolution"]["collisions"][0]["candidates"].as_array().unwrap();
+    let mentions: Vec<(String, u64)> = candidates
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap().to_owned(), c["context_mentions"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(mentions, [("concept.methodical_selection".to_owned(), 1), ("concept.natural_selection".to_owned(), 0)]);
+    assert_eq!(with_context["resolution"]["status"], "ENTITY_COLLISION", "context never resolves silently");
+}
+
+#[test]
+fn trace_concept_reports_periods_without_evidence() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("trace_concept", json!({"concept": "survival of the fittest"}));
+    assert_eq!(e["coverage"]["periods_without_evidence"], json!(["early"]));
+    let groups = e["coverage"]["groups"].as_array().unwrap();
+    assert_eq!(groups.iter().map(|g| g["period"].as_str().unwrap()).collect::<Vec<_>>(), ["early", "late"]);
+    assert_eq!(groups[0]["evidence_n"], 0);
+    assert!(groups[1]["evidence_n"].as_u64().unwrap() >= 1);
+    assert_eq!(groups[1]["works"][0]["work"], "ed-1872");
+    assert!(warning_codes(&e).contains(&"NO_EVIDENCE_FOR_PERIOD".to_owned()));
+    assert!(e["evidence"].as_array().unwrap().iter().all(|i| i["work"] == "ed-1872"));
+    assert_eq!(state(&e), "PARTIALLY_SUPPORTED");
+    assert_eq!(e["evidence_state"]["rule"], "partial.period_gaps");
+}
+
+#[test]
+fn compare_concepts_runs_one_lane_set_per_concept() {
+    let mcp = start(shared_index());
+    let e = mcp
+        .envelope("compare_concepts", json!({"concept_a": "natural selection", "concept_b": "methodical selection"}));
+    let runs = e["retrieval"]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!((runs[0]["label"].as_str(), runs[1]["label"].as_str()), (Some("a"), Some("b")));
+    // Each side searched its own concept, never the two as one query.
+    assert_eq!(runs[0]["query"], "natural selection");
+    assert_eq!(runs[1]["query"], "methodical selection");
+    let sides = e["coverage"]["sides"].as_array().unwrap();
+    assert_eq!(sides[0]["entity_id"], "concept.natural_selection");
+    assert_eq!(sides[1]["entity_id"], "concept.methodical_selection");
+    for item in e["evidence"].as_array().unwrap() {
+        let side = item["side"].as_str().unwrap();
+        let entity = if side == "a" { "concept.natural_selection" } else { "concept.methodical_selection" };
+        assert!(item["entities"].as_array().unwrap().iter().any(|x| x == entity), "{item}");
+    }
+    assert!(warning_codes(&e).contains(&"RELATED_CONCEPTS".to_owned()));
+}
+
+#[test]
+fn terminology_lookup_returns_the_reviewed_equivalent_first() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("terminology_lookup", json!({"term": "natural selection"}));
+    let mappings = e["resolution"]["terminology"].as_array().unwrap();
+    assert_eq!(mappings[0]["target_term"], "natürliche Züchtung");
+    assert_eq!(mappings[0]["review_status"], "reviewed");
+    assert!(warning_codes(&e).contains(&"DRAFT_TERMINOLOGY".to_owned()));
+    assert_eq!(state(&e), "SUPPORTED");
+    let reverse = mcp.envelope("terminology_lookup", json!({"term": "natürliche Züchtung", "target_language": "en"}));
+    assert_eq!(reverse["resolution"]["terminology"][0]["target_term"], "natural selection");
+    let contrastive = mcp.envelope("terminology_lookup", json!({"term": "variety"}));
+    assert!(warning_codes(&contrastive).contains(&"CONTRASTIVE_TERMINOLOGY".to_owned()));
+    let none = mcp.envelope("terminology_lookup", json!({"term": "phlogiston"}));
+    assert_eq!(state(&none), "INSUFFICIENT_EVIDENCE");
+}
+
+#[test]
+fn get_concept_never_invents_a_definition() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("get_concept", json!({"entity_id": "concept.natural_selection"}));
+    let card = &e["resolution"]["concept"];
+    assert_eq!(card["definition"], Value::Null);
+    assert_eq!(card["definition_status"], "none");
+    assert!(warning_codes(&e).contains(&"NO_REVIEWED_DEFINITION".to_owned()));
+    assert!(card["linked_passages"].as_u64().unwrap() > 0);
+    assert_eq!(card["relations"][0]["relation"], "contrasts_with");
+    let defined = mcp.envelope("get_concept", json!({"entity_id": "concept.telegraph"}));
+    assert_eq!(defined["resolution"]["concept"]["definition_status"], "reviewed");
+    assert!(!warning_codes(&defined).contains(&"NO_REVIEWED_DEFINITION".to_owned()));
+}
+
+#[test]
+fn passages_context_and_source_trace() {
+    let mcp = start(shared_index());
+    let one = mcp.envelope("get_passage", json!({"passage_id": "p.ed-1859.ch1.0002"}));
+    assert_eq!(
+        one["evidence"][0]["neighbours"],
+        json!({"previous": "p.ed-1859.ch1.0001", "next": "p.ed-1859.ch1.0003"})
+    );
+    let context = mcp.envelope("get_context", json!({"passage_id": "p.ed-1859.ch1.0002", "before": 1, "after": 2}));
+    let ids: Vec<&str> =
+        context["evidence"].as_array().unwrap().iter().map(|i| i["passage_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["p.ed-1859.ch1.0001", "p.ed-1859.ch1.0002", "p.ed-1859.ch1.0003", "p.ed-1859.ch1.0004"]);
+    let trace = mcp.envelope("trace_source", json!({"passage_id": "p.ed-1859.ch1.0002"}));
+    let chain = &trace["provenance"]["chain"];
+    assert_eq!(chain["trace_status"], "COMPLETE");
+    let links: Vec<&str> = chain["links"].as_array().unwrap().iter().map(|l| l["link"].as_str().unwrap()).collect();
+    assert_eq!(links, ["passage", "document", "witness", "source_file", "sha256"]);
+    assert_eq!(chain["links"][3]["value"], "docs/ed-1859-ch1.md");
+    assert_eq!(chain["links"][4]["value"].as_str().unwrap().len(), 64);
+    assert_eq!(state(&trace), "SUPPORTED");
+}
+
+#[test]
+fn filters_by_period_language_and_entities() {
+    let mcp = start(shared_index());
+    let late = mcp.envelope("search_passages", json!({"query": "natural selection", "period": "late", "top_k": 20}));
+    assert!(late["evidence"].as_array().unwrap().iter().all(|i| i["period"] == "late"), "{}", late["evidence"]);
+    let german = mcp.envelope("search_passages", json!({"query": "Züchtung", "language": "de"}));
+    assert!(german["evidence"].as_array().unwrap().iter().all(|i| i["language"] == "de"));
+    let linked = mcp.envelope("search_passages", json!({"query": "organic beings", "entities": ["concept.struggle"]}));
+    for item in linked["evidence"].as_array().unwrap() {
+        assert!(item["entities"].as_array().unwrap().iter().any(|e| e == "concept.struggle"), "{item}");
+    }
+    // Arrays sent as JSON text are decoded once.
+    let encoded =
+        mcp.envelope("search_passages", json!({"query": "organic beings", "entities": "[\"concept.struggle\"]"}));
+    assert_eq!(encoded["evidence"], linked["evidence"]);
+}
+
+#[test]
+fn explain_and_context_options() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope(
+        "search_passages",
+        json!({"query": "natural selection", "explain": true, "include_context": true, "top_k": 3}),
+    );
+    let item = &e["evidence"][0];
+    let shares = item["explanation"].as_array().unwrap();
+    let total: f64 = shares.iter().map(|c| c["contribution"].as_f64().unwrap()).sum();
+    assert!((total - item["score"].as_f64().unwrap()).abs() < 1e-9, "{item}");
+    assert!(item["context"]["after"].is_array());
+}
+
+#[test]
+fn the_vector_lane_off_is_reported_and_the_rest_works() {
+    let mcp = start_with(shared_index(), &[], &[("EVIDENT_MODELS_DIR", "/nonexistent-models")]);
+    let e = mcp.envelope("search_passages", json!({"query": "natural selection"}));
+    assert_eq!(e["retrieval"]["vector_enabled"], false);
+    assert!(warning_codes(&e).contains(&"VECTOR_LANE_DISABLED".to_owned()));
+    assert!(!e["evidence"].as_array().unwrap().is_empty());
+    assert_eq!(
+        mcp.error_code("search_passages", json!({"query": "x", "retrieval_mode": "vector"})),
+        "vector_lane_unavailable"
+    );
+}
+
+#[test]
+fn resources_and_the_quick_start_prompt() {
+    use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
+    let mcp = start(shared_index());
+    let status = mcp.rt.block_on(mcp.client.read_resource(ReadResourceRequestParams::new("evident://status"))).unwrap();
+    let text = match &status.contents[0] {
+        rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    let status: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(status["contract_version"], 1);
+    assert!(status["index"]["generation"].as_str().unwrap().starts_with("gen-"));
+    assert!(status["index"]["counts"]["passages"].as_u64().unwrap() > 10);
+    assert!(status["lanes"]["lexical"].as_bool().unwrap());
+
+    let contract =
+        mcp.rt.block_on(mcp.client.read_resource(ReadResourceRequestParams::new("evident://contract"))).unwrap();
+    let text = match &contract.contents[0] {
+        rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        text,
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/contract/evident_mcp_v1.json")).unwrap()
+    );
+
+    let prompt = mcp.rt.block_on(mcp.client.get_prompt(GetPromptRequestParams::new("quick_start"))).unwrap();
+    let text = format!("{:?}", prompt.messages);
+    for step in ["resolve_entity", "find_concept_evidence", "trace_source"] {
+        assert!(text.contains(step), "{text}");
+    }
+}
+
+#[test]
+fn concurrent_calls_do_not_block_each_other() {
+    let mcp = start(shared_index());
+    let client = &mcp.client;
+    let queries = ["natural selection", "struggle for existence", "geological record", "rudimentary organs"];
+    let results = mcp.rt.block_on(async {
+        let calls = queries.iter().map(|q| {
+            let mut params = rmcp::model::CallToolRequestParams::new("search_passages");
+            params = params.with_arguments(json!({"query": q}).as_object().unwrap().clone());
+            client.call_tool(params)
+        });
+        futures_join_all(calls).await
+    });
+    for (q, r) in queries.iter().zip(results) {
+        let r = r.unwrap();
+        assert_ne!(r.is_error, Some(true), "{q}");
+        let sequential = mcp.envelope("search_passages", json!({"query": q}));
+        assert_eq!(r.structured_content.unwrap()["evidence"], sequential["evidence"], "{q}");
+    }
+}
+
+/// Runs futures concurrently on the current task (no extra dependency).
+async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+    let handles: Vec<_> = futures.map(Box::pin).collect();
+    let mut out = Vec::new();
+    let mut pending: Vec<_> = handles.into_iter().map(Some).collect();
+    let mut results: Vec<Option<F::Output>> = (0..pending.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut all_done = true;
+        for (slot, result) in pending.iter_mut().zip(results.iter_mut()) {
+            if let Some(fut) = slot {
+                match fut.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => {
+                        *result = Some(v);
+                        *slot = None;
+                    }
+                    std::task::Poll::Pending => all_done = false,
+                }
+            }
+        }
+        if all_done { std::task::Poll::Ready(()) } else { std::task::Poll::Pending }
+    })
+    .await;
+    out.extend(results.into_iter().map(|r| r.expect("done")));
+    out
+}
