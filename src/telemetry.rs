@@ -50,7 +50,8 @@ pub fn digest(arguments: Option<&serde_json::Map<String, serde_json::Value>>) ->
 }
 
 pub struct Telemetry {
-    sender: SyncSender<CallRecord>,
+    sender: Option<SyncSender<CallRecord>>,
+    writer: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Telemetry {
@@ -72,7 +73,7 @@ impl Telemetry {
             }
         });
         match spawned {
-            Ok(_) => Some(Self { sender }),
+            Ok(writer) => Some(Self { sender: Some(sender), writer: Some(writer) }),
             Err(error) => {
                 tracing::warn!(%error, "query log disabled");
                 None
@@ -82,8 +83,20 @@ impl Telemetry {
 
     /// Queues a row; never blocks.
     pub fn record(&self, record: CallRecord) {
-        if let Err(TrySendError::Full(_)) = self.sender.try_send(record) {
+        if let Some(sender) = &self.sender
+            && let Err(TrySendError::Full(_)) = sender.try_send(record)
+        {
             tracing::debug!("query log queue full; row dropped");
+        }
+    }
+}
+
+impl Drop for Telemetry {
+    /// Writes what is queued before the server exits.
+    fn drop(&mut self) {
+        self.sender.take();
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
         }
     }
 }

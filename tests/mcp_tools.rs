@@ -1,6 +1,8 @@
 //! `evident serve` seen by a real MCP client (rmcp over stdio), against a
 //! small bilingual corpus built in the test: the tool list, every tool's
 //! envelope, and the verdicts and warnings the design promises.
+// Test helpers outside #[test] functions may panic too.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -141,11 +141,11 @@ pub fn check(dir: &Path) -> Result<(), ContractError> {
         if actual != expected {
             report.push_str(&format!("--- {name} (committed)\n+++ {name} (generated)\n"));
             report.push_str(&diff::line_diff(&actual, &expected));
-            if name.ends_with(".json") && !actual.is_empty() {
-                if let Ok(old) = serde_json::from_str::<Value>(&actual) {
-                    for change in diff::classify(&old, &contract()) {
-                        report.push_str(&format!("{change}\n"));
-                    }
+            if name.ends_with(".json")
+                && let Ok(old) = serde_json::from_str::<Value>(&actual)
+            {
+                for change in diff::classify(&old, &contract()) {
+                    report.push_str(&format!("{change}\n"));
                 }
             }
         }

@@ -9,5 +9,5 @@ mod selftest;
 mod server;
 
 pub use config::ServeConfig;
-pub use selftest::self_test;
+pub use selftest::{self_test, self_test_against};
 pub use server::{EvidentServer, serve};

@@ -9,8 +9,13 @@ use crate::tools::registry::default_visible;
 
 /// Why the server must not start, if it must not.
 pub fn self_test() -> Result<(), String> {
+    self_test_against(EMBEDDED_CONTRACT)
+}
+
+/// The self-test against a given contract text.
+pub fn self_test_against(contract_text: &str) -> Result<(), String> {
     check_cap().map_err(|e| e.to_string())?;
-    let contract: Value = serde_json::from_str(EMBEDDED_CONTRACT).map_err(|e| {
+    let contract: Value = serde_json::from_str(contract_text).map_err(|e| {
         format!("the embedded contract is not valid JSON ({e}); run `evident contract write` and rebuild")
     })?;
     let published: Vec<&Value> = contract["tools"].as_array().map(|t| t.iter().collect()).unwrap_or_default();
@@ -36,4 +41,26 @@ pub fn self_test() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_contract_matches_the_registry() {
+        assert_eq!(self_test(), Ok(()));
+    }
+
+    #[test]
+    fn a_contract_that_differs_from_the_registry_is_refused() {
+        let mut contract: Value = serde_json::from_str(EMBEDDED_CONTRACT).unwrap();
+        contract["tools"][0]["inputSchema"]["properties"]["query"]["maxLength"] = serde_json::json!(5);
+        let err = self_test_against(&contract.to_string()).unwrap_err();
+        assert!(err.contains("search_passages") && err.contains("inputSchema"), "{err}");
+        let mut fewer = contract.clone();
+        fewer["tools"].as_array_mut().unwrap().pop();
+        assert!(self_test_against(&fewer.to_string()).unwrap_err().contains("differs"));
+        assert!(self_test_against("not json").is_err());
+    }
 }

@@ -170,3 +170,45 @@ fn fit(envelope: &mut Envelope, budget: usize, cursor: impl Fn(usize) -> String)
     envelope.retrieval.next_cursor = Some(cursor(kept));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn aliases_route_force_and_rename_without_touching_the_callers_arguments() {
+        let caller = json!({"terms": "natural selection", "retrieval_mode": "hybrid"}).as_object().unwrap().clone();
+        let before = caller.clone();
+        let call = prepare("keyword_search", Some(&caller)).unwrap();
+        assert_eq!(caller, before);
+        assert_eq!(call.spec.name, "search_passages");
+        assert_eq!(call.original_tool, Some("keyword_search"));
+        assert_eq!(call.args.text("query"), Some("natural selection"));
+        assert_eq!(call.args.text("retrieval_mode"), Some("lexical"));
+        assert!(call.args.0.get("terms").is_none());
+    }
+
+    #[test]
+    fn unknown_names_and_hidden_tools() {
+        assert_eq!(prepare("nope", None).unwrap_err().code, ErrorCode::UnknownTool);
+        assert!(prepare("lane_search", Some(json!({"query": "x", "lane": "lexical"}).as_object().unwrap())).is_ok());
+    }
+
+    #[test]
+    fn cursors_are_bound_to_the_request_and_generation() {
+        let spec = registry::tool("search_passages").unwrap();
+        let args = Args(json!({"query": "x", "top_k": 10}).as_object().unwrap().clone());
+        let cursor = make_cursor("gen-000001", spec, &args, 10);
+        assert_eq!(read_cursor(&cursor, "gen-000001", spec, &args), Ok(10));
+        assert_eq!(read_cursor(&cursor, "gen-000002", spec, &args).unwrap_err().code, ErrorCode::InvalidCursor);
+        let other = Args(json!({"query": "y", "top_k": 10}).as_object().unwrap().clone());
+        assert_eq!(read_cursor(&cursor, "gen-000001", spec, &other).unwrap_err().code, ErrorCode::InvalidCursor);
+        let tampered = cursor.replacen(".10.", ".11.", 1);
+        assert_eq!(read_cursor(&tampered, "gen-000001", spec, &args).unwrap_err().code, ErrorCode::InvalidCursor);
+        // The cursor itself is not part of what it is bound to.
+        let mut with_cursor = args.clone();
+        with_cursor.0.insert("cursor".into(), json!(cursor));
+        assert_eq!(read_cursor(&cursor, "gen-000001", spec, &with_cursor), Ok(10));
+    }
+}

@@ -112,7 +112,7 @@ const PERIOD: Param =
 const PASSAGE_ID: Param = Param::required(
     "passage_id",
     Kind::Text,
-    "A passage id as returned in evidence, e.g. \"p.origin-1859-ch04.0012\".",
+    "A passage id as returned in evidence, e.g. \"p.origin-1859.ch04.0012\".",
 );
 const CONCEPT: Param = Param::required(
     "concept",

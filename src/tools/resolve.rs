@@ -141,25 +141,27 @@ pub fn warnings(resolution: &Resolution) -> Vec<Warning> {
     out
 }
 
-/// The one entity a concept tool works on: an id, or a term that resolves
-/// to exactly one entity (possibly one with several senses).
-pub fn require_one<'a>(
-    index: &'a OpenIndex,
-    concept: &str,
-    language: Option<&str>,
-) -> Result<(&'a Entity, Resolution), Result<Resolution, ToolError>> {
+/// What a concept argument names.
+pub enum Concept<'a> {
+    /// Exactly one entity (possibly one with several senses).
+    One(&'a Entity, Resolution),
+    /// A collision, or several entities: the caller must choose; the tool says so in an envelope.
+    Undecided(Resolution),
+}
+
+/// The one entity a concept tool works on: an id, or a term that resolves to one entity.
+pub fn require_one<'a>(index: &'a OpenIndex, concept: &str, language: Option<&str>) -> Result<Concept<'a>, ToolError> {
     let resolution = resolve_term(index, concept, language);
     match resolution.status {
         Some(ResolutionStatus::Resolved) | Some(ResolutionStatus::Ambiguous) if resolution.entities.len() == 1 => {
             let id = resolution.entities[0].id.clone();
             match index.entity(&id) {
-                Some(entity) => Ok((entity, resolution)),
-                None => Err(Err(not_found(concept))),
+                Some(entity) => Ok(Concept::One(entity, resolution)),
+                None => Err(not_found(concept)),
             }
         }
-        Some(ResolutionStatus::Unresolved) | None => Err(Err(not_found(concept))),
-        // A collision, or several entities: the caller must choose; say so in an envelope.
-        _ => Err(Ok(resolution)),
+        Some(ResolutionStatus::Unresolved) | None => Err(not_found(concept)),
+        _ => Ok(Concept::Undecided(resolution)),
     }
 }
 

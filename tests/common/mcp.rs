@@ -1,5 +1,5 @@
 //! A real MCP client (rmcp) talking to `evident serve` over stdio.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientRequest, PingRequest, Tool};
 use rmcp::service::RunningService;
@@ -147,6 +147,10 @@ fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read_dir") {
         let entry = entry.expect("entry");
+        // The query log is written by running servers; a copy starts without it.
+        if entry.file_name() == "state" {
+            continue;
+        }
         let target = to.join(entry.file_name());
         if entry.file_type().expect("type").is_dir() {
             copy_dir(&entry.path(), &target);

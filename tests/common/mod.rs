@@ -1,6 +1,6 @@
 //! Helpers for tests that run the real `evident` binary against corpora built
 //! in a temporary directory.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod mcp;
 

@@ -16,7 +16,7 @@ use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
 use crate::tools::catalog::ToolError;
 use crate::tools::envelope::*;
 use crate::tools::index::OpenIndex;
-use crate::tools::resolve::{self, require_one, resolve_term};
+use crate::tools::resolve::{self, Concept, require_one, resolve_term};
 use crate::tools::sufficiency::Operation;
 use crate::tools::warnings::{Warning, WarningCode};
 
@@ -172,10 +172,9 @@ fn unresolved_envelope(index: &OpenIndex, args: &Args, operation: Operation, res
 pub fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let filters = filters(index, args)?;
-    let (entity, resolution) = match require_one(index, args.required("concept"), filters.language.as_deref()) {
-        Ok(found) => found,
-        Err(Ok(resolution)) => return Ok(unresolved_envelope(index, args, Operation::Search, resolution)),
-        Err(Err(e)) => return Err(e),
+    let (entity, resolution) = match require_one(index, args.required("concept"), filters.language.as_deref())? {
+        Concept::One(entity, resolution) => (entity, resolution),
+        Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Search, resolution)),
     };
     let (outcome, _) = concept_search(index, entity, filters, args.count("top_k", 15))?;
     let mut draft = Draft::new(Operation::Search, args.understood());
@@ -189,13 +188,19 @@ pub fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope,
     Ok(finish(index, draft))
 }
 
+/// A stretch of time trace_concept searches: a configured period, or everything.
+struct Span {
+    id: String,
+    label: String,
+    years: Option<(i32, i32)>,
+}
+
 pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
-    let (entity, resolution) = match require_one(index, args.required("concept"), language.as_deref()) {
-        Ok(found) => found,
-        Err(Ok(resolution)) => return Ok(unresolved_envelope(index, args, Operation::Trace, resolution)),
-        Err(Err(e)) => return Err(e),
+    let (entity, resolution) = match require_one(index, args.required("concept"), language.as_deref())? {
+        Concept::One(entity, resolution) => (entity, resolution),
+        Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Trace, resolution)),
     };
     let per_period = args.count("per_period", 5);
     let base = Filters { language: language.clone(), ..Filters::default() };
@@ -204,12 +209,16 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
     let mut lane_totals: BTreeMap<Lane, usize> = BTreeMap::new();
     let mut warned_vector = false;
     // Without configured periods the whole corpus is one span.
-    let spans: Vec<(String, String, Option<(i32, i32)>)> = if index.periods.is_empty() {
-        vec![("all".to_owned(), "whole corpus".to_owned(), None)]
+    let spans: Vec<Span> = if index.periods.is_empty() {
+        vec![Span { id: "all".to_owned(), label: "whole corpus".to_owned(), years: None }]
     } else {
-        index.periods.iter().map(|p| (p.id.clone(), p.label.clone(), Some((p.start_year, p.end_year)))).collect()
+        index
+            .periods
+            .iter()
+            .map(|p| Span { id: p.id.clone(), label: p.label.clone(), years: Some((p.start_year, p.end_year)) })
+            .collect()
     };
-    for (id, label, years) in &spans {
+    for Span { id, label, years } in &spans {
         let filters = Filters { years: *years, ..base.clone() };
         let (outcome, query) = concept_search(index, entity, filters, per_period)?;
         for (lane, n) in &outcome.lane_counts {
@@ -270,10 +279,11 @@ pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, Tool
     let language = args.language("language");
     let mut sides = Vec::new();
     for key in ["concept_a", "concept_b"] {
-        match require_one(index, args.required(key), language.as_deref()) {
-            Ok(found) => sides.push(found),
-            Err(Ok(resolution)) => return Ok(unresolved_envelope(index, args, Operation::Compare, resolution)),
-            Err(Err(e)) => return Err(e),
+        match require_one(index, args.required(key), language.as_deref())? {
+            Concept::One(entity, resolution) => sides.push((entity, resolution)),
+            Concept::Undecided(resolution) => {
+                return Ok(unresolved_envelope(index, args, Operation::Compare, resolution));
+            }
         }
     }
     let top_k = args.count("top_k", 10);

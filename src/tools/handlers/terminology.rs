@@ -58,15 +58,8 @@ pub fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Envelope, To
             found.push(out);
         }
     }
-    // Reviewed first, then by language and term, so the order never depends on file order.
-    found.sort_by(|a, b| {
-        (a.review_status != "reviewed", &a.target_language, &a.source_term, &a.target_term).cmp(&(
-            b.review_status != "reviewed",
-            &b.target_language,
-            &b.source_term,
-            &b.target_term,
-        ))
-    });
+    // Reviewed first; otherwise terminology.jsonl's order, where curators put the usual equivalent first.
+    found.sort_by_key(|m| m.review_status != "reviewed");
 
     let mut draft = Draft::new(Operation::Terminology, args.understood());
     draft.warnings = resolve::warnings(&resolution);
