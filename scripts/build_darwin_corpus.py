@@ -384,22 +384,23 @@ def build_concepts(src: Path, kept: dict):
             warnings.append("The concept is ambiguous; check the sense in context.")
         for term, annotation in clean_terms(d["de"]["terms"]):
             de_hits = len(alias_regex(term).findall(german))
-            row_warnings = list(warnings)
-            if annotation:
-                row_warnings.append(f"`{term}`: {annotation}")
+            # The draft's annotations say where a rendering is used (attributions), which is a
+            # note; only the concept's ambiguity is a contrastive warning.
+            note = f"{de_hits} occurrences in Bronn's 1863 translation (whole word, case-insensitive)"
             terminology.append({
                 "entity": eid, "source_language": "en", "source_term": d["pref_label_en"],
                 "target_language": "de", "target_term": term,
                 "review_status": "reviewed" if (en_attested and de_hits > 0) else "draft",
-                "warnings": row_warnings,
-                "note": f"{de_hits} occurrences in Bronn's 1863 translation (whole word, case-insensitive)",
+                "warnings": list(warnings),
+                "note": note + (f"; draft annotation: {annotation}" if annotation else ""),
             })
         for term, annotation in clean_terms(d["fr"]["terms"]):
             terminology.append({
                 "entity": eid, "source_language": "en", "source_term": d["pref_label_en"],
                 "target_language": "fr", "target_term": term, "review_status": "draft",
-                "warnings": list(warnings) + ([f"`{term}`: {annotation}"] if annotation else []),
-                "note": "No French text is in the corpus; " + d["fr"].get("basis", ""),
+                "warnings": list(warnings),
+                "note": "No French text is in the corpus; " + d["fr"].get("basis", "")
+                + (f"; draft annotation: {annotation}" if annotation else ""),
             })
     return entities, terminology
 
