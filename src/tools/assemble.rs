@@ -38,7 +38,7 @@ pub struct Draft {
     pub groups: Vec<PeriodGroup>,
     pub sides: Vec<SideCoverage>,
     pub provenance_chain: Option<ProvenanceChain>,
-    /// Colliding candidates found in evidence, and the mapping counts (set by the tools that know them).
+    /// terminology_lookup: (mappings found, reviewed ones among them).
     pub mappings: (u32, u32),
 }
 

@@ -195,6 +195,54 @@ mod tests {
         assert!(prepare("lane_search", Some(json!({"query": "x", "lane": "lexical"}).as_object().unwrap())).is_ok());
     }
 
+    fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            ".{0,30}".prop_map(Value::from),
+            Just(json!("[\"concept.x\"]")),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                proptest::collection::btree_map(".{0,8}", inner, 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Fuzzed arguments for every registered name: validation never
+        /// panics, and what it accepts keeps only the tool's own parameters.
+        #[test]
+        fn fuzzed_arguments_are_accepted_or_refused_with_a_catalogued_code(
+            tool in 0..registry::TOOLS.len() + registry::ALIASES.len(),
+            keys in proptest::collection::vec(0..12usize, 0..6),
+            values in proptest::collection::vec(json_value(), 6),
+        ) {
+            let name = registry::TOOLS.get(tool).map(|t| t.name)
+                .unwrap_or_else(|| registry::ALIASES[tool - registry::TOOLS.len()].name);
+            let spec_params = registry::tool(name).or_else(|| registry::alias(name).and_then(|a| registry::tool(a.target)))
+                .map(|t| t.params).unwrap_or_default();
+            let mut args = Map::new();
+            for (key, value) in keys.iter().zip(values) {
+                let key = spec_params.get(*key).map_or_else(|| format!("extra{key}"), |p| p.name.to_owned());
+                args.insert(key, value);
+            }
+            match prepare(name, Some(&args)) {
+                Ok(call) => {
+                    for key in call.args.0.keys() {
+                        proptest::prop_assert!(call.spec.params.iter().any(|p| p.name == key));
+                    }
+                }
+                Err(e) => proptest::prop_assert!(ErrorCode::ALL.contains(&e.code)),
+            }
+        }
+    }
+
     #[test]
     fn cursors_are_bound_to_the_request_and_generation() {
         let spec = registry::tool("search_passages").unwrap();

@@ -389,8 +389,46 @@ pub struct ProvenanceSummary {
 pub fn output_schema() -> Map<String, Value> {
     let settings = schemars::generate::SchemaSettings::draft2020_12().for_serialize();
     let schema = settings.into_generator().into_root_schema_for::<Envelope>();
-    match serde_json::to_value(schema) {
-        Ok(Value::Object(map)) => map,
+    let mut value = serde_json::to_value(schema).unwrap_or_default();
+    strip_numeric_formats(&mut value);
+    match value {
+        Value::Object(map) => map,
         _ => Map::new(),
+    }
+}
+
+/// schemars marks Rust number types with formats such as `uint32` or
+/// `double`, which JSON Schema does not define; strict validators (AJV in
+/// MCP clients) warn on each. The ranges they imply stay as `minimum`.
+fn strip_numeric_formats(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            let numeric = map
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| matches!(f, "double" | "float") || f.starts_with("uint") || f.starts_with("int"));
+            if numeric {
+                map.remove("format");
+            }
+            map.values_mut().for_each(strip_numeric_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_numeric_formats),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schema_has_only_standard_formats_and_every_section() {
+        let schema = Value::Object(output_schema());
+        let text = schema.to_string();
+        for format in ["uint", "int32", "int64", "double"] {
+            assert!(!text.contains(&format!("\"format\":\"{format}")), "{format}");
+        }
+        let required: Vec<&str> = schema["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        assert_eq!(required, SECTIONS);
     }
 }
