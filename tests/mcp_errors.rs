@@ -33,6 +33,10 @@ fn plain_cases() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ("entity_not_found", "find_concept_evidence", json!({"concept": "phlogiston"})),
         ("entity_not_found", "search_passages", json!({"query": "x", "entities": ["concept.phlogiston"]})),
         ("period_not_found", "search_passages", json!({"query": "x", "period": "1990s"})),
+        ("work_not_found", "search_passages", json!({"query": "x", "work": "ed-1860"})),
+        ("work_not_found", "find_concept_evidence", json!({"concept": "concept.struggle", "work": "ed-1860"})),
+        ("language_not_found", "search_passages", json!({"query": "x", "language": "fr"})),
+        ("language_not_found", "trace_concept", json!({"concept": "concept.struggle", "language": "xx"})),
         ("invalid_cursor", "search_passages", json!({"query": "x", "cursor": "c1.10.0000000000000000"})),
         ("invalid_cursor", "search_passages", json!({"query": "x", "cursor": "garbage"})),
     ]

@@ -219,6 +219,24 @@ impl Store {
         })
     }
 
+    /// Work ids, sorted.
+    pub fn works(&self) -> Result<Vec<String>> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare("SELECT id FROM works ORDER BY id")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Languages of the passages, sorted.
+    pub fn languages(&self) -> Result<Vec<String>> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare("SELECT DISTINCT language FROM passages ORDER BY language")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
     /// The corpus's periods in configured order.
     pub fn periods(&self) -> Result<Vec<PeriodRow>> {
         self.with(|conn| {

@@ -27,6 +27,10 @@ pub enum ErrorCode {
     EntityNotFound,
     /// The period is not one of the corpus's configured periods.
     PeriodNotFound,
+    /// No work of the corpus has this id.
+    WorkNotFound,
+    /// No passage of the corpus is in this language.
+    LanguageNotFound,
     /// The index cannot be opened or read.
     IndexUnavailable,
     /// `retrieval_mode: vector` was forced but the vector lane is off.
@@ -51,6 +55,8 @@ impl ErrorCode {
         ErrorCode::PassageNotFound,
         ErrorCode::EntityNotFound,
         ErrorCode::PeriodNotFound,
+        ErrorCode::WorkNotFound,
+        ErrorCode::LanguageNotFound,
         ErrorCode::IndexUnavailable,
         ErrorCode::VectorLaneUnavailable,
         ErrorCode::Timeout,
@@ -70,6 +76,8 @@ impl ErrorCode {
             ErrorCode::PassageNotFound => "passage_not_found",
             ErrorCode::EntityNotFound => "entity_not_found",
             ErrorCode::PeriodNotFound => "period_not_found",
+            ErrorCode::WorkNotFound => "work_not_found",
+            ErrorCode::LanguageNotFound => "language_not_found",
             ErrorCode::IndexUnavailable => "index_unavailable",
             ErrorCode::VectorLaneUnavailable => "vector_lane_unavailable",
             ErrorCode::Timeout => "timeout",
@@ -91,6 +99,8 @@ impl ErrorCode {
             ErrorCode::PassageNotFound => "No passage has this id in the serving index generation.",
             ErrorCode::EntityNotFound => "No entity has this id, or the term resolves to no entity.",
             ErrorCode::PeriodNotFound => "The period is not one of the corpus's configured periods.",
+            ErrorCode::WorkNotFound => "No work of the corpus has this id.",
+            ErrorCode::LanguageNotFound => "No passage of the corpus is in this language.",
             ErrorCode::IndexUnavailable => "The index cannot be opened or read; build it with `evident index build`.",
             ErrorCode::VectorLaneUnavailable => {
                 "retrieval_mode `vector` was forced but the vector lane is disabled or failed."

@@ -23,6 +23,8 @@ pub struct OpenIndex {
     by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>>,
     pub periods: Vec<PeriodRow>,
     pub terminology: Vec<TermMapping>,
+    pub works: Vec<String>,
+    pub languages: Vec<String>,
 }
 
 impl OpenIndex {
@@ -31,6 +33,8 @@ impl OpenIndex {
         let entities = searcher.store().entities()?;
         let periods = searcher.store().periods()?;
         let terminology = searcher.store().terminology()?;
+        let works = searcher.store().works()?;
+        let languages = searcher.store().languages()?;
         let by_id = entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect();
         let mut by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>> = HashMap::new();
         for (i, entity) in entities.iter().enumerate() {
@@ -55,6 +59,8 @@ impl OpenIndex {
             by_alias,
             periods,
             terminology,
+            works,
+            languages,
         })
     }
 

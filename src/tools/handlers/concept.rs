@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use super::{filters, fusion_of, retrieval, took_ms, vector_warning};
+use super::{filters, fusion_of, known, retrieval, took_ms, vector_warning};
 use crate::corpus::Entity;
 use crate::lane::Lane;
 use crate::lexical::Filters;
@@ -13,7 +13,7 @@ use crate::search::{SearchOutcome, SearchRequest};
 use crate::store::LinkFilter;
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
-use crate::tools::catalog::ToolError;
+use crate::tools::catalog::{ErrorCode, ToolError};
 use crate::tools::envelope::*;
 use crate::tools::index::OpenIndex;
 use crate::tools::resolve::{self, Concept, require_one, resolve_term};
@@ -198,6 +198,7 @@ struct Span {
 pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
+    known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     let (entity, resolution) = match require_one(index, args.required("concept"), language.as_deref())? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Trace, resolution)),
@@ -277,6 +278,7 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
 pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
+    known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     let mut sides = Vec::new();
     for key in ["concept_a", "concept_b"] {
         match require_one(index, args.required(key), language.as_deref())? {

@@ -46,12 +46,22 @@ pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
             ));
         }
     }
-    Ok(Filters {
-        language: args.language("language"),
-        work: args.text("work").map(|w| w.trim().to_owned()),
-        years,
-        entities,
-    })
+    let language = args.language("language");
+    let work = args.text("work").map(|w| w.trim().to_owned());
+    known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
+    known(work.as_deref(), &index.works, ErrorCode::WorkNotFound, "work")?;
+    Ok(Filters { language, work, years, entities })
+}
+
+/// A filter value the corpus has, or an error listing the ones it has.
+pub fn known(value: Option<&str>, corpus: &[String], code: ErrorCode, what: &str) -> Result<(), ToolError> {
+    match value {
+        Some(v) if !corpus.iter().any(|c| c == v) => {
+            let shown: String = v.chars().take(60).collect();
+            Err(ToolError::new(code, format!("no {what} `{shown}` in this corpus; it has: {}", corpus.join(", "))))
+        }
+        _ => Ok(()),
+    }
 }
 
 pub fn took_ms(start: Instant) -> u64 {

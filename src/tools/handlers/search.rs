@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::{filters, require_vector, retrieval, took_ms, vector_warning};
+use super::{filters, known, require_vector, retrieval, took_ms, vector_warning};
 use crate::fusion::{DEFAULT_K, FusionMethod};
 use crate::lane::Lane;
 use crate::lexical::{Filters, parse_query};
@@ -10,7 +10,7 @@ use crate::routing::RetrievalMode;
 use crate::search::{LaneInput, SearchRequest};
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
-use crate::tools::catalog::ToolError;
+use crate::tools::catalog::{ErrorCode, ToolError};
 use crate::tools::envelope::{Envelope, LaneCount, Retrieval};
 use crate::tools::index::OpenIndex;
 use crate::tools::resolve;
@@ -86,6 +86,7 @@ pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
         require_vector(index)?;
     }
     let filters = Filters { language: args.language("language"), ..Filters::default() };
+    known(filters.language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     let parsed = parse_query(query);
     let entities = index.searcher.resolve_query_entities(query);
     let top_k = args.count("top_k", 10);
