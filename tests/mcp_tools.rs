@@ -346,15 +346,15 @@ fn concurrent_calls_do_not_block_each_other() {
     let mcp = start(shared_index());
     let client = &mcp.client;
     let queries = ["natural selection", "struggle for existence", "geological record", "rudimentary organs"];
-    let results = mcp.rt.block_on(async {
-        let calls = queries.iter().map(|q| {
-            let mut params = rmcp::model::CallToolRequestParams::new("search_passages");
-            params = params.with_arguments(json!({"query": q}).as_object().unwrap().clone());
-            client.call_tool(params)
-        });
-        futures_join_all(calls).await
+    let search = |q: &str| {
+        let params = rmcp::model::CallToolRequestParams::new("search_passages")
+            .with_arguments(json!({"query": q}).as_object().unwrap().clone());
+        client.call_tool(params)
+    };
+    let (a, b, c, d) = mcp.rt.block_on(async {
+        tokio::join!(search(queries[0]), search(queries[1]), search(queries[2]), search(queries[3]))
     });
-    for (q, r) in queries.iter().zip(results) {
+    for (q, r) in queries.iter().zip([a, b, c, d]) {
         let r = r.unwrap();
         assert_ne!(r.is_error, Some(true), "{q}");
         let sequential = mcp.envelope("search_passages", json!({"query": q}));
@@ -362,28 +362,29 @@ fn concurrent_calls_do_not_block_each_other() {
     }
 }
 
-/// Runs futures concurrently on the current task (no extra dependency).
-async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
-    let handles: Vec<_> = futures.map(Box::pin).collect();
-    let mut out = Vec::new();
-    let mut pending: Vec<_> = handles.into_iter().map(Some).collect();
-    let mut results: Vec<Option<F::Output>> = (0..pending.len()).map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut all_done = true;
-        for (slot, result) in pending.iter_mut().zip(results.iter_mut()) {
-            if let Some(fut) = slot {
-                match fut.as_mut().poll(cx) {
-                    std::task::Poll::Ready(v) => {
-                        *result = Some(v);
-                        *slot = None;
-                    }
-                    std::task::Poll::Pending => all_done = false,
-                }
+#[test]
+fn a_slow_call_does_not_hold_up_a_fast_one() {
+    // trace_concept is made two seconds slower; get_passage, sent after it, must answer first.
+    let mcp = start_with(shared_index(), &[], &[("EVIDENT_FAILPOINT", "slow:trace_concept")]);
+    let client = &mcp.client;
+    let order = std::sync::Mutex::new(Vec::new());
+    mcp.rt.block_on(async {
+        let call = |name: &'static str, args: Value| {
+            let order = &order;
+            async move {
+                let params =
+                    rmcp::model::CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
+                let result = client.call_tool(params).await.unwrap();
+                assert_ne!(result.is_error, Some(true), "{name}");
+                order.lock().unwrap().push(name);
             }
-        }
-        if all_done { std::task::Poll::Ready(()) } else { std::task::Poll::Pending }
-    })
-    .await;
-    out.extend(results.into_iter().map(|r| r.expect("done")));
-    out
+        };
+        let slow = call("trace_concept", json!({"concept": "concept.struggle"}));
+        let fast = async {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            call("get_passage", json!({"passage_id": "p.ed-1859.ch1.0002"})).await
+        };
+        tokio::join!(slow, fast);
+    });
+    assert_eq!(*order.lock().unwrap(), ["get_passage", "trace_concept"]);
 }

@@ -1,7 +1,8 @@
 //! Named failure points, so tests can break a build or a tool call at a known
 //! place. `EVIDENT_FAILPOINT=<name>` makes the build pause there for a minute
-//! (so it can be killed), or `EVIDENT_FAILPOINT=panic:<tool>` makes that
-//! tool's handler panic. Unset, it has no effect.
+//! (so it can be killed); `EVIDENT_FAILPOINT=panic:<tool>` makes that tool's
+//! handler panic and `slow:<tool>` makes it take two seconds longer. Unset,
+//! it has no effect.
 
 const VARIABLE: &str = "EVIDENT_FAILPOINT";
 
@@ -13,9 +14,13 @@ pub fn pause(name: &str) {
     }
 }
 
-/// Panics when the failpoint names `panic:<tool>`.
-pub fn panic_in(tool: &str) {
-    if std::env::var(VARIABLE).is_ok_and(|v| v.strip_prefix("panic:") == Some(tool)) {
+/// Panics when the failpoint names `panic:<tool>`; sleeps when it names `slow:<tool>`.
+pub fn in_tool(tool: &str) {
+    let Ok(value) = std::env::var(VARIABLE) else { return };
+    if value.strip_prefix("panic:") == Some(tool) {
         panic!("failpoint panic:{tool}");
+    }
+    if value.strip_prefix("slow:") == Some(tool) {
+        std::thread::sleep(std::time::Duration::from_secs(2));
     }
 }
