@@ -363,6 +363,18 @@ fn concurrent_calls_do_not_block_each_other() {
 }
 
 #[test]
+fn two_servers_on_one_index_both_have_the_vector_lane() {
+    // Two MCP clients (say, a desktop app and an editor) start a server each on the same index.
+    let first = start(shared_index());
+    let second = start(shared_index());
+    for mcp in [&first, &second] {
+        let e = mcp.envelope("search_passages", json!({"query": "natural selection", "retrieval_mode": "vector"}));
+        assert_eq!(e["retrieval"]["vector_enabled"], true);
+        assert!(!e["evidence"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
 fn a_slow_call_does_not_hold_up_a_fast_one() {
     // trace_concept is made two seconds slower; get_passage, sent after it, must answer first.
     let mcp = start_with(shared_index(), &[], &[("EVIDENT_FAILPOINT", "slow:trace_concept")]);

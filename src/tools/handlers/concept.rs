@@ -127,6 +127,34 @@ fn concept_query(entity: &Entity, language: Option<&str>) -> String {
         .map_or_else(|| entity.name.clone(), |a| a.name.clone())
 }
 
+/// The lanes of several independent runs, summed for the retrieval section.
+#[derive(Default)]
+struct RunTotals {
+    /// Lane → (candidates over all runs, fusion weight).
+    lanes: BTreeMap<Lane, (usize, f64)>,
+}
+
+impl RunTotals {
+    fn add(&mut self, outcome: &SearchOutcome) {
+        for (lane, weight) in &outcome.route.lanes {
+            let candidates = outcome.lane_counts.iter().find(|(l, _)| l == lane).map_or(0, |(_, n)| *n);
+            let slot = self.lanes.entry(*lane).or_insert((0, *weight));
+            slot.0 += candidates;
+        }
+    }
+
+    fn summarise(&self, retrieval: &mut Retrieval, route: &str, index: &OpenIndex, start: Instant) {
+        retrieval.route = Some(route.to_owned());
+        retrieval.lanes = self.lanes.keys().map(|l| l.as_str().to_owned()).collect();
+        retrieval.lane_counts =
+            self.lanes.iter().map(|(l, (n, _))| LaneCount { lane: l.as_str().to_owned(), candidates: *n }).collect();
+        retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
+        let weights: Vec<(Lane, f64)> = self.lanes.iter().map(|(l, (_, w))| (*l, *w)).collect();
+        retrieval.fusion = Some(fusion_of(crate::fusion::FusionMethod::default(), &weights));
+        retrieval.took_ms = took_ms(start);
+    }
+}
+
 /// One independent lane set for one concept.
 fn concept_search(
     index: &OpenIndex,
@@ -207,7 +235,7 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
     let base = Filters { language: language.clone(), ..Filters::default() };
     let mut draft = Draft::new(Operation::Trace, args.understood());
     let mut builder = ItemBuilder::new(index);
-    let mut lane_totals: BTreeMap<Lane, usize> = BTreeMap::new();
+    let mut totals = RunTotals::default();
     let mut warned_vector = false;
     // Without configured periods the whole corpus is one span.
     let spans: Vec<Span> = if index.periods.is_empty() {
@@ -222,9 +250,7 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
     for Span { id, label, years } in &spans {
         let filters = Filters { years: *years, ..base.clone() };
         let (outcome, query) = concept_search(index, entity, filters, per_period)?;
-        for (lane, n) in &outcome.lane_counts {
-            *lane_totals.entry(*lane).or_default() += n;
-        }
+        totals.add(&outcome);
         if !warned_vector && let Some(w) = vector_warning(index, &outcome) {
             draft.warnings.push(w);
             warned_vector = true;
@@ -262,14 +288,7 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
         draft.evidence.extend(items);
     }
     draft.entities = vec![entity.id.clone()];
-    draft.retrieval.route = Some("trace.per_period".to_owned());
-    draft.retrieval.lanes = lane_totals.keys().map(|l| l.as_str().to_owned()).collect();
-    draft.retrieval.lane_counts =
-        lane_totals.iter().map(|(l, n)| LaneCount { lane: l.as_str().to_owned(), candidates: *n }).collect();
-    draft.retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
-    let weights: Vec<(Lane, f64)> = lane_totals.keys().map(|l| (*l, 1.0)).collect();
-    draft.retrieval.fusion = Some(fusion_of(crate::fusion::FusionMethod::default(), &weights));
-    draft.retrieval.took_ms = took_ms(start);
+    totals.summarise(&mut draft.retrieval, "trace.per_period", index, start);
     draft.warnings.splice(0..0, resolve::warnings(&resolution));
     draft.resolution = resolution;
     Ok(finish(index, draft))
@@ -291,14 +310,12 @@ pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, Tool
     let top_k = args.count("top_k", 10);
     let mut draft = Draft::new(Operation::Compare, args.understood());
     let mut builder = ItemBuilder::new(index);
-    let mut lane_totals: BTreeMap<Lane, usize> = BTreeMap::new();
+    let mut totals = RunTotals::default();
     let ids: Vec<String> = sides.iter().map(|(e, _)| e.id.clone()).collect();
     for ((entity, resolution), label) in sides.iter().zip(["a", "b"]) {
         let filters = Filters { language: language.clone(), ..Filters::default() };
         let (outcome, query) = concept_search(index, entity, filters, top_k)?;
-        for (lane, n) in &outcome.lane_counts {
-            *lane_totals.entry(*lane).or_default() += n;
-        }
+        totals.add(&outcome);
         if label == "a" {
             draft.warnings.extend(vector_warning(index, &outcome));
         }
@@ -356,13 +373,6 @@ pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, Tool
     warnings.append(&mut draft.warnings);
     draft.warnings = warnings;
     draft.entities = ids;
-    draft.retrieval.route = Some("compare.independent".to_owned());
-    draft.retrieval.lanes = lane_totals.keys().map(|l| l.as_str().to_owned()).collect();
-    draft.retrieval.lane_counts =
-        lane_totals.iter().map(|(l, n)| LaneCount { lane: l.as_str().to_owned(), candidates: *n }).collect();
-    draft.retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
-    let weights: Vec<(Lane, f64)> = lane_totals.keys().map(|l| (*l, 1.0)).collect();
-    draft.retrieval.fusion = Some(fusion_of(crate::fusion::FusionMethod::default(), &weights));
-    draft.retrieval.took_ms = took_ms(start);
+    totals.summarise(&mut draft.retrieval, "compare.independent", index, start);
     Ok(finish(index, draft))
 }
