@@ -40,7 +40,10 @@ fn a_surface_change_without_regeneration_fails_the_check_with_a_diff() {
     std::fs::write(&file, serde_json::to_string_pretty(&old).unwrap() + "\n").unwrap();
     let out = run(&["contract", "check", "--dir", path(tmp.path())]);
     assert_ne!(out.code, 0);
-    assert!(out.stderr.contains("-") && out.stderr.contains("\"maximum\": 100"), "{}", out.stderr);
+    let removed = out.stderr.lines().any(|l| l.starts_with('-') && l.contains("\"maximum\": 100"));
+    let added = out.stderr.lines().any(|l| l.starts_with('+') && l.contains("\"maximum\": 50"));
+    assert!(removed && added, "{}", out.stderr);
+    assert!(out.stderr.contains("[additive] `search_passages`: parameter `top_k`"), "{}", out.stderr);
     assert!(out.stderr.contains("evident contract write"), "{}", out.stderr);
 
     // `contract write` brings it back in line.

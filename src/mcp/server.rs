@@ -19,6 +19,7 @@ use super::config::{ServeConfig, timeout};
 use super::{prompt, resources};
 use crate::contract::tool_entry;
 use crate::telemetry::{CallRecord, Telemetry, digest};
+use crate::tools::catalog::echo;
 use crate::tools::dispatch;
 use crate::tools::index::IndexHandle;
 use crate::tools::registry::ToolSpec;
@@ -110,7 +111,7 @@ impl EvidentServer {
         let Some(telemetry) = &self.inner.telemetry else { return };
         let (tool, alias) = match crate::tools::registry::alias(name) {
             Some(a) => (a.target.to_owned(), Some(a.name.to_owned())),
-            None => (name.chars().take(80).collect(), None),
+            None => (echo(name), None),
         };
         telemetry.record(CallRecord {
             tool,
@@ -197,9 +198,13 @@ impl ServerHandler for EvidentServer {
             }
             resources::CONTRACT_URI => resources::contract(),
             other => {
-                let shown: String = other.chars().take(80).collect();
                 return Err(McpError::resource_not_found(
-                    format!("no resource `{shown}`; available: {}, {}", resources::STATUS_URI, resources::CONTRACT_URI),
+                    format!(
+                        "no resource `{}`; available: {}, {}",
+                        echo(other),
+                        resources::STATUS_URI,
+                        resources::CONTRACT_URI
+                    ),
                     None,
                 ));
             }

@@ -170,9 +170,8 @@ impl<'a> ItemBuilder<'a> {
         explain: bool,
     ) -> Result<Vec<EvidenceItem>, ToolError> {
         hits.into_iter()
-            .map(|h| {
-                let ranks = h.component_ranks.clone();
-                self.item(h.passage, Found::Ranked { score: h.score, ranks: &ranks, weights, explain })
+            .map(|SearchHit { score, component_ranks, passage, .. }| {
+                self.item(passage, Found::Ranked { score, ranks: &component_ranks, weights, explain })
             })
             .collect()
     }

@@ -138,6 +138,13 @@ impl ToolError {
     }
 }
 
+/// Caller text quoted in a message, cut to a bounded length so a message never
+/// repeats a 2,000-character argument back.
+pub fn echo(text: &str) -> String {
+    const MAX_ECHO_CHARS: usize = 80;
+    text.chars().take(MAX_ECHO_CHARS).collect()
+}
+
 impl From<crate::Error> for ToolError {
     /// Index-side failures, with internals logged and kept out of the message.
     fn from(error: crate::Error) -> Self {
@@ -184,6 +191,34 @@ mod tests {
         codes.sort();
         codes.dedup();
         assert_eq!(codes.len(), n);
+    }
+
+    /// Every variant of a unit enum, as its derived JSON Schema lists them.
+    fn variants<T: schemars::JsonSchema>() -> std::collections::BTreeSet<String> {
+        fn collect(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    if let Some(c) = map.get("const").and_then(|c| c.as_str()) {
+                        out.insert(c.to_owned());
+                    }
+                    for e in map.get("enum").and_then(|e| e.as_array()).into_iter().flatten() {
+                        out.extend(e.as_str().map(str::to_owned));
+                    }
+                    map.values().for_each(|x| collect(x, out));
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|x| collect(x, out)),
+                _ => {}
+            }
+        }
+        let mut out = std::collections::BTreeSet::new();
+        collect(&serde_json::to_value(schemars::schema_for!(T)).unwrap(), &mut out);
+        out
+    }
+
+    #[test]
+    fn all_lists_every_variant_of_the_enum() {
+        let listed: std::collections::BTreeSet<String> = ErrorCode::ALL.iter().map(|c| c.as_str().to_owned()).collect();
+        assert_eq!(listed, variants::<ErrorCode>());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::args::Args;
-use super::catalog::{ErrorCode, ToolError};
+use super::catalog::{ErrorCode, ToolError, echo};
 use super::envelope::Envelope;
 use super::index::OpenIndex;
 use super::params::validate;
@@ -26,12 +26,6 @@ pub struct Prepared {
     /// Evidence items to skip (from a cursor).
     pub offset: usize,
     cursor: Option<String>,
-}
-
-impl std::fmt::Debug for ToolSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
-    }
 }
 
 /// Resolves the name and validates the arguments. The caller's map is not changed.
@@ -63,9 +57,8 @@ pub fn prepare(name: &str, arguments: Option<&Map<String, Value>>) -> Result<Pre
 }
 
 fn unknown_tool(name: &str) -> ToolError {
-    let shown: String = name.chars().take(80).collect();
     let known: Vec<&str> = registry::default_visible().map(|t| t.name).collect();
-    ToolError::new(ErrorCode::UnknownTool, format!("no tool `{shown}`; available tools: {}", known.join(", ")))
+    ToolError::new(ErrorCode::UnknownTool, format!("no tool `{}`; available tools: {}", echo(name), known.join(", ")))
 }
 
 /// A cursor names the position after the items returned; it is bound to the

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::catalog::{ErrorCode, ToolError};
+use super::catalog::{ErrorCode, ToolError, echo};
 
 /// Longest string any parameter accepts, in characters.
 pub const MAX_STRING_CHARS: usize = 2_000;
@@ -28,7 +28,7 @@ pub enum Kind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Default {
+pub enum DefaultValue {
     None,
     Integer(i64),
     Boolean(bool),
@@ -40,29 +40,29 @@ pub struct Param {
     pub name: &'static str,
     pub kind: Kind,
     pub required: bool,
-    pub default: Default,
+    pub default: DefaultValue,
     pub description: &'static str,
 }
 
 impl Param {
     pub const fn required(name: &'static str, kind: Kind, description: &'static str) -> Self {
-        Self { name, kind, required: true, default: Default::None, description }
+        Self { name, kind, required: true, default: DefaultValue::None, description }
     }
 
     pub const fn optional(name: &'static str, kind: Kind, description: &'static str) -> Self {
-        Self { name, kind, required: false, default: Default::None, description }
+        Self { name, kind, required: false, default: DefaultValue::None, description }
     }
 
-    pub const fn with_default(self, default: Default) -> Self {
+    pub const fn with_default(self, default: DefaultValue) -> Self {
         Self { default, ..self }
     }
 
     pub fn default_value(&self) -> Option<Value> {
         match self.default {
-            Default::None => None,
-            Default::Integer(i) => Some(json!(i)),
-            Default::Boolean(b) => Some(json!(b)),
-            Default::Text(t) => Some(json!(t)),
+            DefaultValue::None => None,
+            DefaultValue::Integer(i) => Some(json!(i)),
+            DefaultValue::Boolean(b) => Some(json!(b)),
+            DefaultValue::Text(t) => Some(json!(t)),
         }
     }
 
@@ -190,7 +190,7 @@ fn check(param: &Param, value: Value) -> Result<Value, ToolError> {
             if !values.contains(&text.as_str()) {
                 return Err(ToolError::new(
                     ErrorCode::InvalidArgument,
-                    format!("`{}` must be one of {}, got \"{}\"", param.name, values.join(", "), truncate(text)),
+                    format!("`{}` must be one of {}, got \"{}\"", param.name, values.join(", "), echo(text)),
                 ));
             }
             Ok(value)
@@ -228,10 +228,6 @@ fn out_of_range(param: &Param, min: i64, max: i64, got: &Value) -> ToolError {
     ToolError::new(ErrorCode::OutOfRange, format!("`{}` must be between {min} and {max}, got {got}", param.name))
 }
 
-fn truncate(text: &str) -> String {
-    text.chars().take(60).collect()
-}
-
 /// Checks `arguments` against `params` and returns them with defaults filled
 /// in. Errors name the parameter and what was expected.
 pub fn validate(params: &[Param], arguments: Option<&Map<String, Value>>) -> Result<Map<String, Value>, ToolError> {
@@ -241,7 +237,7 @@ pub fn validate(params: &[Param], arguments: Option<&Map<String, Value>>) -> Res
         arguments.keys().map(String::as_str).filter(|k| !params.iter().any(|p| p.name == *k)).collect();
     if !unknown.is_empty() {
         unknown.sort_unstable();
-        let names: Vec<String> = unknown.iter().map(|k| format!("`{}`", truncate(k))).collect();
+        let names: Vec<String> = unknown.iter().map(|k| format!("`{}`", echo(k))).collect();
         let known: Vec<&str> = params.iter().map(|p| p.name).collect();
         return Err(ToolError::new(
             ErrorCode::UnknownParameter,
@@ -277,10 +273,10 @@ mod tests {
 
     const PARAMS: &[Param] = &[
         Param::required("query", Kind::Text, "q"),
-        Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "k").with_default(Default::Integer(10)),
-        Param::optional("mode", Kind::Choice(&["a", "b"]), "m").with_default(Default::Text("a")),
+        Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "k").with_default(DefaultValue::Integer(10)),
+        Param::optional("mode", Kind::Choice(&["a", "b"]), "m").with_default(DefaultValue::Text("a")),
         Param::optional("ids", Kind::TextList, "ids"),
-        Param::optional("flag", Kind::Boolean, "f").with_default(Default::Boolean(false)),
+        Param::optional("flag", Kind::Boolean, "f").with_default(DefaultValue::Boolean(false)),
     ];
 
     fn code(args: Value) -> ErrorCode {

@@ -10,7 +10,7 @@ use super::catalog::ToolError;
 use super::envelope::Envelope;
 use super::handlers;
 use super::index::OpenIndex;
-use super::params::{Default, Kind, Param};
+use super::params::{DefaultValue, Kind, Param};
 
 pub type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
 
@@ -31,6 +31,12 @@ pub struct ToolSpec {
     /// Registered and callable, but not listed (unless `EVIDENT_HIDDEN_TOOLS` says otherwise).
     pub hidden: bool,
     pub handler: Handler,
+}
+
+impl std::fmt::Debug for ToolSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
 }
 
 impl ToolSpec {
@@ -105,7 +111,7 @@ const LANGUAGE: Param = Param::optional(
     Kind::Text,
     "Only passages in this language (BCP-47 short code such as \"en\" or \"de\"); \"any\" for all.",
 )
-.with_default(Default::Text("any"));
+.with_default(DefaultValue::Text("any"));
 const WORK: Param = Param::optional("work", Kind::Text, "Only passages of this work (its id, e.g. \"origin-1872\").");
 const PERIOD: Param =
     Param::optional("period", Kind::Text, "Only passages of this configured period (its id, e.g. \"1867-1872\").");
@@ -144,13 +150,13 @@ pub static TOOLS: &[ToolSpec] = &[
             PERIOD,
             Param::optional("entities", Kind::TextList, "Only passages that mention at least one of these entity ids."),
             Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many evidence items.")
-                .with_default(Default::Integer(10)),
+                .with_default(DefaultValue::Integer(10)),
             Param::optional("retrieval_mode", Kind::Choice(RETRIEVAL_MODES), "Which lanes run: auto (rule table), lexical, vector, hybrid (lexical+vector) or exact (phrases and ids).")
-                .with_default(Default::Text("auto")),
+                .with_default(DefaultValue::Text("auto")),
             Param::optional("include_context", Kind::Boolean, "Add the passage before and after each item.")
-                .with_default(Default::Boolean(false)),
+                .with_default(DefaultValue::Boolean(false)),
             Param::optional("explain", Kind::Boolean, "Add each lane's rank, weight and share of the fused score.")
-                .with_default(Default::Boolean(false)),
+                .with_default(DefaultValue::Boolean(false)),
             CURSOR,
         ],
         timeout_secs: 30,
@@ -177,8 +183,8 @@ pub static TOOLS: &[ToolSpec] = &[
         not_for: "stitching text across documents",
         params: &[
             PASSAGE_ID,
-            Param::optional("before", Kind::Integer { min: 0, max: 20 }, "Passages before.").with_default(Default::Integer(3)),
-            Param::optional("after", Kind::Integer { min: 0, max: 20 }, "Passages after.").with_default(Default::Integer(3)),
+            Param::optional("before", Kind::Integer { min: 0, max: 20 }, "Passages before.").with_default(DefaultValue::Integer(3)),
+            Param::optional("after", Kind::Integer { min: 0, max: 20 }, "Passages after.").with_default(DefaultValue::Integer(3)),
         ],
         timeout_secs: 5,
         hidden: false,
@@ -228,7 +234,7 @@ pub static TOOLS: &[ToolSpec] = &[
             PERIOD,
             LANGUAGE,
             Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many evidence items.")
-                .with_default(Default::Integer(15)),
+                .with_default(DefaultValue::Integer(15)),
             CURSOR,
         ],
         timeout_secs: 30,
@@ -246,7 +252,7 @@ pub static TOOLS: &[ToolSpec] = &[
             CONCEPT,
             LANGUAGE,
             Param::optional("per_period", Kind::Integer { min: 1, max: 20 }, "Evidence items per period.")
-                .with_default(Default::Integer(5)),
+                .with_default(DefaultValue::Integer(5)),
             CURSOR,
         ],
         timeout_secs: 60,
@@ -265,7 +271,7 @@ pub static TOOLS: &[ToolSpec] = &[
             Param::required("concept_b", Kind::Text, "Second concept: entity id or a name resolving to one entity."),
             LANGUAGE,
             Param::optional("top_k", Kind::Integer { min: 1, max: 30 }, "Evidence items per side.")
-                .with_default(Default::Integer(10)),
+                .with_default(DefaultValue::Integer(10)),
             CURSOR,
         ],
         timeout_secs: 60,
@@ -294,9 +300,9 @@ pub static TOOLS: &[ToolSpec] = &[
         params: &[
             Param::required("term", Kind::Text, "A term in any language, or an entity id."),
             Param::optional("source_language", Kind::Text, "Language of the term (\"any\" for all).")
-                .with_default(Default::Text("any")),
+                .with_default(DefaultValue::Text("any")),
             Param::optional("target_language", Kind::Text, "Language of the equivalents (\"any\" for all).")
-                .with_default(Default::Text("any")),
+                .with_default(DefaultValue::Text("any")),
         ],
         timeout_secs: 5,
         hidden: false,
@@ -313,7 +319,7 @@ pub static TOOLS: &[ToolSpec] = &[
             Param::required("lane", Kind::Choice(LANES), "The lane to run."),
             LANGUAGE,
             Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many items.")
-                .with_default(Default::Integer(10)),
+                .with_default(DefaultValue::Integer(10)),
         ],
         timeout_secs: 30,
         hidden: true,

@@ -2,7 +2,7 @@
 //! ENTITY_COLLISION or UNRESOLVED, never silently one of several. The linker
 //! finds mentions in queries; this module decides what they mean.
 
-use super::catalog::{ErrorCode, ToolError};
+use super::catalog::{ErrorCode, ToolError, echo};
 use super::envelope::{AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy};
 use super::index::OpenIndex;
 use super::warnings::{Warning, WarningCode};
@@ -166,9 +166,8 @@ pub fn require_one<'a>(index: &'a OpenIndex, concept: &str, language: Option<&st
 }
 
 pub fn not_found(concept: &str) -> ToolError {
-    let shown: String = concept.chars().take(80).collect();
     ToolError::new(
         ErrorCode::EntityNotFound,
-        format!("`{shown}` is not an entity id and names no entity; call resolve_entity to find one"),
+        format!("`{}` is not an entity id and names no entity; call resolve_entity to find one", echo(concept)),
     )
 }

@@ -121,6 +121,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn all_lists_every_variant_of_the_enum() {
+        let listed: std::collections::BTreeSet<String> =
+            WarningCode::ALL.iter().map(|c| c.as_str().to_owned()).collect();
+        let schema = serde_json::to_value(schemars::schema_for!(WarningCode)).unwrap();
+        let variants: std::collections::BTreeSet<String> =
+            schema["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+        assert_eq!(listed, variants);
+    }
+
+    #[test]
     fn serialized_codes_match_as_str() {
         for code in WarningCode::ALL {
             assert_eq!(serde_json::to_value(code).unwrap(), serde_json::json!(code.as_str()));

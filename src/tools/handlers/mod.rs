@@ -9,7 +9,7 @@ pub mod terminology;
 use std::time::Instant;
 
 use super::args::Args;
-use super::catalog::{ErrorCode, ToolError};
+use super::catalog::{ErrorCode, ToolError, echo};
 use super::envelope::{Fusion, LaneCount, LaneWeight, Retrieval};
 use super::index::OpenIndex;
 use super::warnings::{Warning, WarningCode};
@@ -24,11 +24,11 @@ pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
         Some(id) => {
             let period = index.period(id).ok_or_else(|| {
                 let known: Vec<&str> = index.periods.iter().map(|p| p.id.as_str()).collect();
-                let shown: String = id.chars().take(60).collect();
                 ToolError::new(
                     ErrorCode::PeriodNotFound,
                     format!(
-                        "no period `{shown}`; configured periods: {}",
+                        "no period `{}`; configured periods: {}",
+                        echo(id),
                         if known.is_empty() { "none".to_owned() } else { known.join(", ") }
                     ),
                 )
@@ -39,10 +39,12 @@ pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
     let entities = args.list("entities");
     for id in &entities {
         if index.entity(id).is_none() {
-            let shown: String = id.chars().take(80).collect();
             return Err(ToolError::new(
                 ErrorCode::EntityNotFound,
-                format!("no entity `{shown}`; entity ids look like \"concept.natural_selection\" (see resolve_entity)"),
+                format!(
+                    "no entity `{}`; entity ids look like \"concept.natural_selection\" (see resolve_entity)",
+                    echo(id)
+                ),
             ));
         }
     }
@@ -57,8 +59,7 @@ pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
 pub fn known(value: Option<&str>, corpus: &[String], code: ErrorCode, what: &str) -> Result<(), ToolError> {
     match value {
         Some(v) if !corpus.iter().any(|c| c == v) => {
-            let shown: String = v.chars().take(60).collect();
-            Err(ToolError::new(code, format!("no {what} `{shown}` in this corpus; it has: {}", corpus.join(", "))))
+            Err(ToolError::new(code, format!("no {what} `{}` in this corpus; it has: {}", echo(v), corpus.join(", "))))
         }
         _ => Ok(()),
     }

@@ -3,7 +3,7 @@
 use crate::store::PassageRow;
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
-use crate::tools::catalog::{ErrorCode, ToolError};
+use crate::tools::catalog::{ErrorCode, ToolError, echo};
 use crate::tools::envelope::{ChainLink, Envelope, Neighbours, ProvenanceChain};
 use crate::tools::index::OpenIndex;
 use crate::tools::sufficiency::Operation;
@@ -11,11 +11,11 @@ use crate::tools::sufficiency::Operation;
 fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
     let id = id.trim();
     index.searcher.store().passage(id)?.ok_or_else(|| {
-        let shown: String = id.chars().take(80).collect();
         ToolError::new(
             ErrorCode::PassageNotFound,
             format!(
-                "no passage `{shown}` in this index; ids look like \"p.<document>.<NNNN>\" and come from evidence items"
+                "no passage `{}` in this index; ids look like \"p.<document>.<NNNN>\" and come from evidence items",
+                echo(id)
             ),
         )
     })
