@@ -97,6 +97,63 @@ mod over_mcp {
         assert_eq!(e["retrieval"]["runs"].as_array().unwrap().len(), 2);
     }
 
+    /// Default calls fit 24,000 bytes and maximal ones 50,000 (what agent
+    /// clients read whole), with the limits the contract publishes.
+    #[test]
+    fn responses_fit_an_agents_context() {
+        let mcp = start(darwin_index());
+        let passage = "p.origin-1859.ch04.0012";
+        let concept = "natural selection";
+        let calls = [
+            (
+                "search_passages",
+                json!({"query": concept}),
+                json!({"query": concept, "top_k": 50, "include_context": true, "explain": true}),
+            ),
+            ("get_passage", json!({"passage_id": passage}), json!({"passage_id": passage})),
+            ("get_context", json!({"passage_id": passage}), json!({"passage_id": passage, "before": 20, "after": 20})),
+            ("resolve_entity", json!({"term": "selection"}), json!({"term": "selection", "context": concept})),
+            ("get_concept", json!({"entity_id": concept}), json!({"entity_id": concept})),
+            ("find_concept_evidence", json!({"concept": concept}), json!({"concept": concept, "top_k": 50})),
+            ("trace_concept", json!({"concept": concept}), json!({"concept": concept, "per_period": 20})),
+            (
+                "compare_concepts",
+                json!({"concept_a": concept, "concept_b": "artificial selection"}),
+                json!({"concept_a": concept, "concept_b": "artificial selection", "top_k": 30}),
+            ),
+            ("trace_source", json!({"passage_id": passage}), json!({"passage_id": passage})),
+            ("terminology_lookup", json!({"term": concept}), json!({"term": concept})),
+        ];
+        let contract: serde_json::Value =
+            serde_json::from_str(include_str!("../contract/evident_mcp_v1.json")).unwrap();
+        let default_limit = contract["limits"]["default_response_budget_bytes"].as_u64().unwrap() as usize;
+        let max_limit = contract["limits"]["max_response_budget_bytes"].as_u64().unwrap() as usize;
+        assert!(default_limit <= 24_000 && max_limit <= 50_000);
+        for (tool, default_args, max_args) in calls {
+            for (args, limit) in [(default_args, default_limit), (max_args, max_limit)] {
+                let result = mcp.raw(tool, args.clone());
+                assert_ne!(result.is_error, Some(true), "{tool} {args}");
+                let text = result.content[0].as_text().unwrap().text.len();
+                eprintln!("{tool} {args}: {text} bytes");
+                assert!(text <= limit, "{tool} {args}: {text} bytes > {limit}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_that_resolves_to_nothing_offers_close_names() {
+        let mcp = start(darwin_index());
+        let e = mcp.envelope("resolve_entity", json!({"term": "Mivart"}));
+        assert_eq!(e["resolution"]["status"], "UNRESOLVED");
+        let ids: Vec<&str> = e["resolution"]["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["entity_id"].as_str().unwrap())
+            .collect();
+        assert!(ids.contains(&"concept.miscellaneous_objections_mivart"), "{ids:?}");
+    }
+
     #[test]
     fn the_reviewed_german_equivalent_of_natural_selection() {
         let mcp = start(darwin_index());

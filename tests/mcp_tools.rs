@@ -400,3 +400,237 @@ fn a_slow_call_does_not_hold_up_a_fast_one() {
     });
     assert_eq!(*order.lock().unwrap(), ["get_passage", "trace_concept"]);
 }
+
+#[test]
+fn the_tool_list_is_compact_and_refuses_a_cursor() {
+    use rmcp::model::PaginatedRequestParams;
+    let mcp = start(shared_index());
+    let tools = mcp.tools();
+    let bytes = serde_json::to_string(&json!({ "tools": tools })).unwrap().len();
+    assert!(bytes <= evident::contract::TOOLS_LIST_MAX_BYTES, "tools/list is {bytes} bytes");
+    assert_eq!(bytes, evident::contract::tools_list_bytes(), "the contract measures what is sent");
+    let bad = mcp.rt.block_on(
+        mcp.client.list_tools(Some(PaginatedRequestParams::default().with_cursor(Some("not-a-cursor".into())))),
+    );
+    match bad {
+        Err(rmcp::ServiceError::McpError(e)) => assert_eq!(e.code.0, -32602, "{e:?}"),
+        other => panic!("an invalid cursor must be -32602: {other:?}"),
+    }
+}
+
+#[test]
+fn snippets_keep_ids_provenance_and_the_verdict() {
+    let mcp = start(shared_index());
+    let args = json!({"query": "natural selection", "top_k": 20});
+    let full = mcp.envelope("search_passages", args.clone());
+    let mut snippet_args = args.clone();
+    snippet_args["detail"] = json!("snippet");
+    let snippets = mcp.envelope("search_passages", snippet_args);
+    let ids = |e: &Value| e["evidence"].as_array().unwrap().iter().map(|i| i["passage_id"].clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&full), ids(&snippets));
+    assert_eq!(full["evidence_state"], snippets["evidence_state"], "the verdict sees whole passages");
+    assert_eq!(full["coverage"], snippets["coverage"]);
+    let mut cut = 0;
+    for (whole, short) in full["evidence"].as_array().unwrap().iter().zip(snippets["evidence"].as_array().unwrap()) {
+        let text = short["text"].as_str().unwrap();
+        assert!(text.chars().count() <= 300, "{text}");
+        for key in ["document", "work", "section", "period", "provenance", "why_retrieved"] {
+            assert_eq!(whole[key], short[key], "{key}");
+        }
+        let whole_chars = whole["text"].as_str().unwrap().chars().count();
+        if whole_chars > 300 {
+            cut += 1;
+            assert_eq!(short["full_text_chars"], whole_chars);
+            let core = text.trim_matches('…');
+            assert!(whole["text"].as_str().unwrap().contains(core), "a snippet is a window of the passage");
+        } else {
+            assert_eq!(whole["text"], short["text"]);
+        }
+    }
+    assert!(cut > 0, "the test corpus has passages longer than a snippet");
+}
+
+#[test]
+fn compare_sends_a_passage_both_sides_found_once() {
+    let mcp = start(shared_index());
+    let e = mcp
+        .envelope("compare_concepts", json!({"concept_a": "natural selection", "concept_b": "methodical selection"}));
+    let evidence = e["evidence"].as_array().unwrap();
+    let mut ids: Vec<&str> = evidence.iter().map(|i| i["passage_id"].as_str().unwrap()).collect();
+    let n = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "no passage is sent twice");
+    let sides = e["coverage"]["sides"].as_array().unwrap();
+    let listed = |side: usize| -> Vec<&str> {
+        sides[side]["passage_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect()
+    };
+    let (a, b) = (listed(0), listed(1));
+    assert_eq!(a.len() as u64, sides[0]["evidence_n"].as_u64().unwrap());
+    for item in evidence {
+        let id = item["passage_id"].as_str().unwrap();
+        match item["side"].as_str().unwrap() {
+            "both" => assert!(a.contains(&id) && b.contains(&id)),
+            "a" => assert!(a.contains(&id) && !b.contains(&id)),
+            "b" => assert!(b.contains(&id) && !a.contains(&id)),
+            other => panic!("side {other}"),
+        }
+    }
+    // Every id a side lists is in the evidence.
+    for id in a.iter().chain(b.iter()) {
+        assert!(ids.contains(id), "{id}");
+    }
+}
+
+#[test]
+fn unresolved_terms_offer_close_names() {
+    let mcp = start(shared_index());
+    let part = mcp.envelope("resolve_entity", json!({"term": "struggle"}));
+    assert_eq!(part["resolution"]["status"], "UNRESOLVED");
+    let suggestions = part["resolution"]["suggestions"].as_array().unwrap();
+    assert_eq!(suggestions[0]["entity_id"], "concept.struggle");
+    assert_eq!(suggestions[0]["how"], "contains");
+    assert!(suggestions.len() <= 5);
+    let action = part["warnings"][0]["action"].as_str().unwrap();
+    assert!(action.contains("concept.struggle"), "{action}");
+    let misspelt = mcp.envelope("resolve_entity", json!({"term": "natural selektion"}));
+    let first = &misspelt["resolution"]["suggestions"][0];
+    assert_eq!(first["entity_id"], "concept.natural_selection", "{misspelt}");
+    let nothing = mcp.envelope("resolve_entity", json!({"term": "phlogiston"}));
+    assert!(nothing["resolution"].get("suggestions").is_none(), "no close name, no suggestions");
+}
+
+#[test]
+fn concept_tools_take_names_as_resolve_entity_does() {
+    let mcp = start(shared_index());
+    let by_name = mcp.envelope("get_concept", json!({"entity_id": "natural selection"}));
+    let by_id = mcp.envelope("get_concept", json!({"entity_id": "concept.natural_selection"}));
+    assert_eq!(by_name["resolution"]["concept"], by_id["resolution"]["concept"]);
+    assert_eq!(by_name["resolution"]["concept"]["id"], "concept.natural_selection");
+
+    let by_id = mcp.envelope("search_passages", json!({"query": "organic beings", "entities": ["concept.struggle"]}));
+    let by_alias =
+        mcp.envelope("search_passages", json!({"query": "organic beings", "entities": ["struggle for life"]}));
+    assert_eq!(by_id["evidence"], by_alias["evidence"]);
+    let shared = mcp.envelope("search_passages", json!({"query": "organic beings", "entities": ["selection"]}));
+    assert!(warning_codes(&shared).contains(&"ENTITY_COLLISION".to_owned()), "{}", shared["warnings"]);
+
+    // A shared name answers with the collision and its candidates, never with no_evidence.
+    for (tool, args) in [
+        ("get_concept", json!({"entity_id": "selection"})),
+        ("find_concept_evidence", json!({"concept": "selection"})),
+        ("trace_concept", json!({"concept": "selection"})),
+        ("compare_concepts", json!({"concept_a": "selection", "concept_b": "concept.struggle"})),
+    ] {
+        let e = mcp.envelope(tool, args);
+        assert_eq!(e["resolution"]["collisions"][0]["candidates"].as_array().unwrap().len(), 2, "{tool}");
+        let codes = warning_codes(&e);
+        assert!(codes.contains(&"ENTITY_COLLISION".to_owned()) && !codes.contains(&"NO_EVIDENCE".to_owned()), "{tool}");
+        assert_ne!(e["evidence_state"]["rule"], "insufficient.no_evidence", "{tool}");
+        if tool != "get_concept" {
+            assert_eq!(e["evidence_state"]["rule"], "insufficient.concept_undecided", "{tool}");
+        }
+    }
+}
+
+#[test]
+fn get_context_says_where_the_document_ends() {
+    let mcp = start(shared_index());
+    let e = mcp.envelope("get_context", json!({"passage_id": "p.ed-1859.ch1.0002", "before": 5, "after": 20}));
+    let window = &e["coverage"]["context_window"];
+    assert_eq!(window["before_requested"], 5);
+    assert_eq!(window["before_returned"], 1, "{window}");
+    assert_eq!(window["reaches_document_start"], true);
+    assert_eq!(window["reaches_document_end"], true);
+    let n = e["evidence"].as_array().unwrap().len() as u64;
+    assert_eq!(n, 2 + window["after_returned"].as_u64().unwrap());
+    assert!(warning_codes(&e).contains(&"DOCUMENT_BOUNDARY".to_owned()));
+    // p.ed-1859.ch1.0001 opens the document: a window of one before 0002 reaches it, before 0003 it does not.
+    let first = mcp.envelope("get_context", json!({"passage_id": "p.ed-1859.ch1.0002", "before": 1, "after": 0}));
+    assert_eq!(first["coverage"]["context_window"]["reaches_document_start"], true);
+    let inner = mcp.envelope("get_context", json!({"passage_id": "p.ed-1859.ch1.0003", "before": 1, "after": 0}));
+    assert_eq!(inner["coverage"]["context_window"]["reaches_document_start"], false);
+    assert_eq!(inner["coverage"]["context_window"]["reaches_document_end"], false);
+    assert!(!warning_codes(&inner).contains(&"DOCUMENT_BOUNDARY".to_owned()));
+}
+
+/// Words in backticks and snake_case words of a text an agent is told to act on.
+fn named_identifiers(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '`'))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| w.contains('_') || w.starts_with('`'))
+        .map(|w| w.trim_matches('`').to_owned())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Every warning action and verdict reason names only tools, parameters of the
+/// answering tool (or of a tool it names), and envelope fields that exist.
+#[test]
+fn every_action_names_only_tools_and_parameters_that_exist() {
+    use evident::tools::registry::{ALIASES, TOOLS, alias, tool};
+    let mcp = start_with(shared_index(), &["--response-budget", "6000"], &[]);
+    let mut calls: Vec<(&str, Value)> = common::cases::good_calls();
+    calls.extend([
+        ("search_passages", json!({"query": "quarterly revenue phlogiston", "work": "ed-1859"})),
+        ("search_passages", json!({"query": "zzzz qqqq", "retrieval_mode": "lexical"})),
+        ("search_passages", json!({"query": "selection variety struggle", "top_k": 50})),
+        ("resolve_entity", json!({"term": "phlogiston"})),
+        ("resolve_entity", json!({"term": "variety"})),
+        ("find_concept_evidence", json!({"concept": "concept.telegraph", "period": "early"})),
+        ("trace_concept", json!({"concept": "survival of the fittest"})),
+        ("compare_concepts", json!({"concept_a": "natural selection", "concept_b": "methodical selection"})),
+        ("terminology_lookup", json!({"term": "variety"})),
+        ("get_concept", json!({"entity_id": "concept.variety"})),
+    ]);
+    let envelope_fields: Vec<String> = {
+        let schema = evident::tools::envelope::output_schema();
+        let mut names = Vec::new();
+        fn walk(v: &Value, out: &mut Vec<String>) {
+            if let Some(props) = v.get("properties").and_then(Value::as_object) {
+                out.extend(props.keys().cloned());
+            }
+            match v {
+                Value::Object(m) => m.values().for_each(|x| walk(x, out)),
+                Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+                _ => {}
+            }
+        }
+        walk(&Value::Object(schema), &mut names);
+        names
+    };
+    let mut checked = 0;
+    for (name, args) in calls {
+        let answering = tool(name).or_else(|| alias(name).and_then(|a| tool(a.target))).unwrap();
+        let e = mcp.envelope(name, args.clone());
+        let mut texts: Vec<String> =
+            e["warnings"].as_array().unwrap().iter().map(|w| w["action"].as_str().unwrap().to_owned()).collect();
+        texts.extend(e["evidence_state"]["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_owned()));
+        for text in texts {
+            let words = named_identifiers(&text);
+            let named_tools: Vec<&str> = words.iter().filter_map(|w| tool(w).map(|t| t.name)).collect();
+            for word in &words {
+                let is_tool = tool(word).is_some() || ALIASES.iter().any(|a| a.name == word);
+                let is_param = std::iter::once(answering.name)
+                    .chain(named_tools.iter().copied())
+                    .filter_map(tool)
+                    .any(|t| t.params.iter().any(|p| p.name == word));
+                let is_field = word.split('.').all(|part| envelope_fields.iter().any(|f| f == part));
+                let is_rule = evident::tools::sufficiency::RULES.iter().any(|r| r.id == word);
+                let is_code = evident::tools::warnings::WarningCode::ALL.iter().any(|c| c.as_str() == word)
+                    || ["SUPPORTED", "PARTIALLY_SUPPORTED", "INSUFFICIENT_EVIDENCE", "CONFLICTING_EVIDENCE"]
+                        .contains(&word.as_str());
+                // Entity ids quoted from the corpus (all of the test corpus's start so).
+                let is_entity = word.starts_with("concept.");
+                assert!(
+                    is_tool || is_param || is_field || is_rule || is_code || is_entity,
+                    "`{word}` in \"{text}\" ({name} {args}) names no tool, parameter of {} or field",
+                    answering.name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10, "the walk checked {checked} names");
+    assert!(TOOLS.iter().all(|t| !t.description.is_empty()));
+}

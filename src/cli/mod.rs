@@ -42,8 +42,8 @@ pub struct ServeArgs {
     pub location: IndexLocation,
     #[command(flatten)]
     pub models: ModelsLocation,
-    /// Byte budget of a response's structured content; larger evidence lists are paged.
-    #[arg(long, env = "EVIDENT_RESPONSE_BUDGET", default_value_t = crate::tools::dispatch::DEFAULT_RESPONSE_BUDGET,
+    /// Most bytes of any response; larger evidence lists are paged (calls with default sizes get at most 24,000).
+    #[arg(long, env = "EVIDENT_RESPONSE_BUDGET", default_value_t = crate::tools::dispatch::MAX_RESPONSE_BUDGET,
           value_parser = clap::value_parser!(usize))]
     pub response_budget: usize,
     /// Do not write the query log (index/state/query_log.sqlite).

@@ -10,10 +10,12 @@ use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
 use crate::tools::catalog::ErrorCode;
-use crate::tools::dispatch::DEFAULT_RESPONSE_BUDGET;
-use crate::tools::envelope::{SECTIONS, output_schema};
+use crate::tools::dispatch::{DEFAULT_RESPONSE_BUDGET, MAX_RESPONSE_BUDGET};
+use crate::tools::envelope::{SECTIONS, compact_output_schema, output_schema};
 use crate::tools::params::{MAX_LIST_ITEMS, MAX_STRING_CHARS};
 use crate::tools::registry::{ALIASES, ToolSpec, VISIBLE_TOOL_CAP, default_visible};
+use crate::tools::resolve::MAX_SUGGESTIONS;
+use crate::tools::snippet::SNIPPET_CHARS;
 use crate::tools::warnings::WarningCode;
 
 /// Bump on any breaking change (a tool or parameter renamed or removed, a
@@ -32,14 +34,20 @@ pub fn json_file_name(version: u32) -> String {
 
 pub const TOOLS_MD: &str = "TOOLS.md";
 
-/// One tool as `tools/list` shows it and the contract records it.
+/// Most bytes of the whole `tools/list` result (every listed tool with its
+/// schemas): what a client pays on every turn when it hands tools to a model.
+pub const TOOLS_LIST_MAX_BYTES: usize = 16_000;
+
+/// One tool as `tools/list` shows it and the contract records it. The
+/// `outputSchema` is the compact one; the described envelope schema is the
+/// contract's `envelope.schema`.
 pub fn tool_entry(spec: &ToolSpec) -> Value {
     json!({
         "name": spec.name,
         "title": spec.title,
         "description": spec.description,
         "inputSchema": Value::Object(spec.input_schema()),
-        "outputSchema": Value::Object(output_schema()),
+        "outputSchema": Value::Object(compact_output_schema()),
         "annotations": spec.annotations(),
     })
 }
@@ -89,6 +97,10 @@ pub fn contract() -> Value {
             "max_string_chars": MAX_STRING_CHARS,
             "max_list_items": MAX_LIST_ITEMS,
             "default_response_budget_bytes": DEFAULT_RESPONSE_BUDGET,
+            "max_response_budget_bytes": MAX_RESPONSE_BUDGET,
+            "snippet_chars": SNIPPET_CHARS,
+            "max_suggestions": MAX_SUGGESTIONS,
+            "tools_list_max_bytes": TOOLS_LIST_MAX_BYTES,
         },
     })
 }
@@ -151,7 +163,25 @@ pub fn check(dir: &Path) -> Result<(), ContractError> {
         }
     }
     check_cap()?;
+    check_tools_list_size()?;
     if report.is_empty() { Ok(()) } else { Err(ContractError::Drift(report)) }
+}
+
+/// The `tools/list` result of the default visible set, as compact JSON.
+pub fn tools_list_bytes() -> usize {
+    let tools: Vec<Value> = default_visible().map(tool_entry).collect();
+    json!({ "tools": tools }).to_string().len()
+}
+
+/// The `tools/list` size limit, as the drift check and a test enforce it.
+pub fn check_tools_list_size() -> Result<(), ContractError> {
+    let bytes = tools_list_bytes();
+    if bytes > TOOLS_LIST_MAX_BYTES {
+        return Err(ContractError::Invalid(format!(
+            "tools/list is {bytes} bytes; the limit is {TOOLS_LIST_MAX_BYTES} (shorten descriptions or schemas)"
+        )));
+    }
+    Ok(())
 }
 
 /// The visible-tool cap, as the drift check and start-up enforce it.

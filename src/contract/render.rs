@@ -98,11 +98,14 @@ pub fn tools_md(contract: &Value) -> String {
         .collect();
     let _ = writeln!(
         md,
-        "Every tool returns these sections, in this order, always all present: {}. The full JSON Schema is \
-         `envelope.schema` in the contract file (it is every tool's `outputSchema`). `score` is a fused rank \
-         score, comparable only within one response; it is never a probability. When a response would exceed \
-         its byte budget, whole evidence items are left out from the end, `RESPONSE_TRUNCATED` says how many, \
-         and `retrieval.next_cursor` continues the list when passed back as `cursor`.\n",
+        "Every tool returns these sections, in this order, always all present: {}. The full, described JSON \
+         Schema is `envelope.schema` in the contract file; `tools/list` carries a compact `outputSchema` (the \
+         sections and their types, the evidence item's id, the four states) that admits every envelope the full \
+         one admits. `score` is a fused rank score, comparable only within one response; it is never a \
+         probability. When a response would exceed its byte budget, whole evidence items are left out from the \
+         end, `RESPONSE_TRUNCATED` says how many, and `retrieval.next_cursor` continues the list when passed \
+         back as `cursor`. A failed call is `isError: true` with `{{\"error\", \"error_code\"}}` as its text \
+         content and no `structuredContent`.\n",
         sections.join(", ")
     );
 
@@ -209,9 +212,17 @@ pub fn tools_md(contract: &Value) -> String {
     let limits = &contract["limits"];
     let _ = writeln!(
         md,
-        "\n## Limits\n\nStrings: at most {} characters. Lists: at most {} items. Response budget: {} bytes of \
-         structured content by default.",
-        limits["max_string_chars"], limits["max_list_items"], limits["default_response_budget_bytes"]
+        "\n## Limits\n\nStrings: at most {} characters. Lists: at most {} items. Responses: at most {} bytes for \
+         a call that raises no count above its default and turns on no flag, at most {} bytes for any call; \
+         beyond that, evidence is paged. Snippets (`detail: \"snippet\"`): at most {} characters. Close names \
+         offered for an unresolved term: at most {}. The whole `tools/list` result: at most {} bytes.",
+        limits["max_string_chars"],
+        limits["max_list_items"],
+        limits["default_response_budget_bytes"],
+        limits["max_response_budget_bytes"],
+        limits["snippet_chars"],
+        limits["max_suggestions"],
+        limits["tools_list_max_bytes"]
     );
     md
 }

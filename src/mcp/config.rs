@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::tools::dispatch::DEFAULT_RESPONSE_BUDGET;
+use crate::tools::dispatch::MAX_RESPONSE_BUDGET;
 use crate::tools::registry::{TOOLS, ToolSpec};
 
 /// Comma-separated tool names to hide; an empty value shows every tool.
@@ -18,6 +18,7 @@ pub const TIMEOUT_VARIABLE_PREFIX: &str = "EVIDENT_TIMEOUT_";
 pub struct ServeConfig {
     pub index: PathBuf,
     pub models_dir: Option<PathBuf>,
+    /// Most bytes of any response (calls with default sizes get less: `dispatch::budget_for`).
     pub response_budget: usize,
     /// Tools hidden from `tools/list` (still callable).
     pub hidden: BTreeSet<String>,
@@ -31,7 +32,7 @@ impl ServeConfig {
             telemetry: Some(crate::telemetry::default_path(&index)),
             index,
             models_dir,
-            response_budget: DEFAULT_RESPONSE_BUDGET,
+            response_budget: MAX_RESPONSE_BUDGET,
             hidden: hidden_from_env(std::env::var(HIDDEN_TOOLS_VARIABLE).ok().as_deref()),
         }
     }

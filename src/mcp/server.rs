@@ -3,7 +3,7 @@
 //! and a slow or panicking call never takes the server down.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams, GetPromptResponse,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     Prompt, PromptArgument, PromptMessage, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
     ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
@@ -52,8 +52,8 @@ fn to_tool(spec: &ToolSpec) -> Tool {
         Value::Object(map) => Arc::new(map.clone()),
         _ => Arc::new(serde_json::Map::new()),
     };
-    let annotations =
-        ToolAnnotations::with_title(spec.title).read_only(true).destructive(false).idempotent(true).open_world(false);
+    // The title is the tool's own `title`; repeating it in the annotations only costs bytes.
+    let annotations = ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(false);
     Tool::new(spec.name, spec.description, object("inputSchema"))
         .with_title(spec.title)
         .with_raw_output_schema(object("outputSchema"))
@@ -127,6 +127,18 @@ impl EvidentServer {
     }
 }
 
+/// Every list evident serves fits one page, so no cursor is ever handed out
+/// and any cursor a client sends is invalid (-32602, as the spec asks).
+fn single_page(request: Option<&PaginatedRequestParams>, method: &str) -> Result<(), McpError> {
+    match request.and_then(|r| r.cursor.as_deref()) {
+        None => Ok(()),
+        Some(cursor) => Err(McpError::invalid_params(
+            format!("invalid cursor `{}`: {method} has a single page; call it without a cursor", echo(cursor)),
+            None,
+        )),
+    }
+}
+
 impl ServerHandler for EvidentServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build();
@@ -141,9 +153,10 @@ impl ServerHandler for EvidentServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        single_page(request.as_ref(), "tools/list")?;
         Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
     }
 
@@ -158,9 +171,12 @@ impl ServerHandler for EvidentServer {
         self.record(&request.name, arguments, started, &outcome);
         Ok(match outcome {
             Ok(value) => CallToolResult::structured(value),
+            // No structuredContent on errors: it would not validate against the
+            // tool's outputSchema, and the TypeScript SDK rejects the whole result
+            // then. The `{error, error_code}` JSON travels as the text content.
             Err(error) => {
                 tracing::info!(tool = %request.name, code = error.code.as_str(), "tool call failed");
-                CallToolResult::structured_error(error.body())
+                CallToolResult::error(vec![ContentBlock::text(error.body().to_string())])
             }
         }
         .into())
@@ -168,9 +184,10 @@ impl ServerHandler for EvidentServer {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        single_page(request.as_ref(), "resources/list")?;
         Ok(ListResourcesResult::with_all_items(vec![
             Resource::new(resources::STATUS_URI, "status")
                 .with_title("Index status")
@@ -215,9 +232,10 @@ impl ServerHandler for EvidentServer {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
+        single_page(request.as_ref(), "prompts/list")?;
         let mut topic = PromptArgument::new("topic");
         topic.description = Some("What you are researching (optional).".into());
         topic.required = Some(false);

@@ -40,6 +40,10 @@ pub struct Draft {
     pub provenance_chain: Option<ProvenanceChain>,
     /// terminology_lookup: (mappings found, reviewed ones among them).
     pub mappings: (u32, u32),
+    /// Concept arguments that named several entities, so nothing was searched.
+    pub undecided: u32,
+    /// get_context: the window and whether it reached the document's edges.
+    pub context_window: Option<ContextWindow>,
 }
 
 impl Draft {
@@ -58,6 +62,8 @@ impl Draft {
             sides: Vec::new(),
             provenance_chain: None,
             mappings: (0, 0),
+            undecided: 0,
+            context_window: None,
         }
     }
 }
@@ -150,6 +156,7 @@ impl<'a> ItemBuilder<'a> {
             language: passage.language,
             ordinal: passage.ordinal,
             text: passage.text,
+            full_text_chars: None,
             why_retrieved: why,
             component_ranks,
             score,
@@ -159,6 +166,7 @@ impl<'a> ItemBuilder<'a> {
             explanation,
             neighbours: None,
             context: None,
+            highlights: Vec::new(),
         })
     }
 
@@ -170,8 +178,11 @@ impl<'a> ItemBuilder<'a> {
         explain: bool,
     ) -> Result<Vec<EvidenceItem>, ToolError> {
         hits.into_iter()
-            .map(|SearchHit { score, component_ranks, passage, .. }| {
-                self.item(passage, Found::Ranked { score, ranks: &component_ranks, weights, explain })
+            .map(|SearchHit { score, component_ranks, passage, highlights, .. }| {
+                let mut item =
+                    self.item(passage, Found::Ranked { score, ranks: &component_ranks, weights, explain })?;
+                item.highlights = highlights;
+                Ok(item)
             })
             .collect()
     }
@@ -285,6 +296,7 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         multi_lane_n,
         groups: std::mem::take(&mut draft.groups),
         sides: std::mem::take(&mut draft.sides),
+        context_window: draft.context_window.take(),
     };
 
     let mut provenance = ProvenanceSummary::default();
@@ -318,12 +330,29 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
             "treat the gap as absence in this corpus, not as proof of absence elsewhere",
         ));
     }
+    if let Some(w) = &coverage.context_window {
+        let mut edges = Vec::new();
+        if w.reaches_document_start {
+            edges.push(format!("starts {} passage(s) before it ({} asked for)", w.before_returned, w.before_requested));
+        }
+        if w.reaches_document_end {
+            edges.push(format!("ends {} passage(s) after it ({} asked for)", w.after_returned, w.after_requested));
+        }
+        if !edges.is_empty() {
+            warnings.push(Warning::new(
+                WarningCode::DocumentBoundary,
+                format!("the document {}", edges.join(" and ")),
+                "nothing more exists on that side in this document; get_context never crosses documents",
+            ));
+        }
+    }
     let evidence_op = matches!(draft.operation, Operation::Search | Operation::Trace | Operation::Compare);
-    if evidence_op && items.is_empty() {
+    // An undecided concept searched nothing: the collision warning says what to do instead.
+    if evidence_op && items.is_empty() && draft.undecided == 0 {
         warnings.push(Warning::new(
             WarningCode::NoEvidence,
             "the request found no evidence",
-            "broaden the filters, try another retrieval_mode, or resolve the terms with resolve_entity",
+            no_evidence_action(&draft.arguments),
         ));
     }
 
@@ -338,6 +367,23 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         provenance,
         warnings,
         evidence_state,
+    }
+}
+
+/// What to try after finding nothing, naming only parameters this call has.
+fn no_evidence_action(arguments: &Map<String, Value>) -> String {
+    let set =
+        |key: &str| arguments.get(key).is_some_and(|v| !(v.is_null() || v == "any" || v == &Value::Array(vec![])));
+    let narrowing: Vec<String> =
+        ["work", "period", "language", "entities"].iter().filter(|k| set(k)).map(|k| format!("`{k}`")).collect();
+    if !narrowing.is_empty() {
+        format!("widen or drop {}", narrowing.join(", "))
+    } else if arguments.get("retrieval_mode").is_some_and(|m| m != "auto") {
+        "set `retrieval_mode` to \"auto\", or rephrase the query".to_owned()
+    } else if arguments.contains_key("query") {
+        "rephrase the query with words the corpus uses, or check its names with resolve_entity".to_owned()
+    } else {
+        "check the concept with get_concept: its card counts the passages that mention it".to_owned()
     }
 }
 
@@ -384,6 +430,7 @@ fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary) -
         sides_empty_n: count(coverage.sides.iter().filter(|s| s.evidence_n == 0).count()),
         mappings_n: draft.mappings.0,
         reviewed_mappings_n: draft.mappings.1,
+        undecided_n: draft.undecided,
     }
 }
 

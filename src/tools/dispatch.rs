@@ -9,12 +9,18 @@ use super::args::Args;
 use super::catalog::{ErrorCode, ToolError, echo};
 use super::envelope::Envelope;
 use super::index::OpenIndex;
-use super::params::validate;
+use super::params::{Kind, validate};
 use super::registry::{self, ToolSpec};
+use super::snippet::{self, Detail};
 use super::warnings::{Warning, WarningCode};
 
-/// Default byte budget of a response's structured content.
-pub const DEFAULT_RESPONSE_BUDGET: usize = 60_000;
+/// Byte budget of a response to a call that asks for no more than the
+/// defaults (no count raised, no flag turned on): small enough that agents
+/// read it whole. Larger results are paged with a cursor.
+pub const DEFAULT_RESPONSE_BUDGET: usize = 24_000;
+/// Byte budget of any response (the server's default `--response-budget`):
+/// under the ~50,000 characters at which agent clients spill tool output.
+pub const MAX_RESPONSE_BUDGET: usize = 48_000;
 
 /// A call ready to run: its tool, validated arguments and page.
 #[derive(Debug)]
@@ -91,8 +97,22 @@ fn read_cursor(cursor: &str, generation: &str, spec: &ToolSpec, args: &Args) -> 
     Ok(offset)
 }
 
+/// The budget of one call: the default one unless the call raised a count
+/// above its default or turned on a flag (include_context, explain); never
+/// more than the server's `max_budget`.
+pub fn budget_for(spec: &ToolSpec, args: &Args, max_budget: usize) -> usize {
+    let default_sized = spec.params.iter().all(|p| match (p.kind, args.0.get(p.name), p.default_value()) {
+        (Kind::Integer { .. }, Some(Value::Number(n)), Some(Value::Number(d))) => n.as_i64() <= d.as_i64(),
+        (Kind::Boolean, Some(value), Some(default)) => *value == default,
+        _ => true,
+    });
+    if default_sized { max_budget.min(DEFAULT_RESPONSE_BUDGET) } else { max_budget }
+}
+
 /// Runs a prepared call against `index` and returns the structured content.
-pub fn run(index: &OpenIndex, mut call: Prepared, budget: usize) -> Result<Value, ToolError> {
+/// `max_budget` bounds every response's bytes (see `budget_for`).
+pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<Value, ToolError> {
+    let budget = budget_for(call.spec, &call.args, max_budget);
     if let Some(cursor) = call.cursor.take() {
         call.offset = read_cursor(&cursor, &index.generation, call.spec, &call.args)?;
     }
@@ -108,13 +128,25 @@ pub fn run(index: &OpenIndex, mut call: Prepared, budget: usize) -> Result<Value
             format!("call {use_instead} instead"),
         ));
     }
+    // After the envelope is finished: coverage and the verdict saw whole passages.
+    if Detail::parse(call.args.text("detail")) == Detail::Snippet {
+        snippet::apply(&mut envelope);
+    }
     if call.offset > 0 {
         if call.offset > envelope.evidence.len() {
             return Err(ToolError::new(ErrorCode::InvalidCursor, "the cursor points past the end of the evidence"));
         }
         envelope.evidence.drain(..call.offset);
     }
-    fit(&mut envelope, budget, |kept| make_cursor(&index.generation, call.spec, &call.args, call.offset + kept))?;
+    let action = if call.spec.params.iter().any(|p| p.name == "detail") {
+        "pass retrieval.next_cursor as `cursor` with the same arguments to get the rest; `detail` \"snippet\" fits \
+         more items in a page"
+    } else {
+        "pass retrieval.next_cursor as `cursor` with the same arguments to get the rest"
+    };
+    fit(&mut envelope, budget, action, |kept| {
+        make_cursor(&index.generation, call.spec, &call.args, call.offset + kept)
+    })?;
     serde_json::to_value(&envelope).map_err(|e| {
         tracing::error!(%e, "envelope serialisation failed");
         ToolError::new(ErrorCode::InternalError, "the response could not be encoded; see the server log")
@@ -127,7 +159,12 @@ fn size(envelope: &Envelope) -> usize {
 
 /// Drops whole evidence items from the end until the envelope fits `budget`
 /// bytes, and says so. At least one item is kept so paging always advances.
-fn fit(envelope: &mut Envelope, budget: usize, cursor: impl Fn(usize) -> String) -> Result<(), ToolError> {
+fn fit(
+    envelope: &mut Envelope,
+    budget: usize,
+    action: &str,
+    cursor: impl Fn(usize) -> String,
+) -> Result<(), ToolError> {
     if size(envelope) <= budget {
         return Ok(());
     }
@@ -137,7 +174,7 @@ fn fit(envelope: &mut Envelope, budget: usize, cursor: impl Fn(usize) -> String)
     envelope.warnings.push(Warning::new(
         WarningCode::ResponseTruncated,
         format!("{total} of {total} evidence items left out to fit the {budget}-byte response budget"),
-        "pass retrieval.next_cursor as `cursor` with the same arguments to get the rest",
+        action,
     ));
     envelope.retrieval.next_cursor = Some(cursor(total));
     let mut used = size(envelope);

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-use super::sufficiency::EvidenceState;
+use super::sufficiency::{EvidenceState, State};
 use super::warnings::Warning;
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -105,6 +105,20 @@ pub struct Resolution {
     /// terminology_lookup: the mappings found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub terminology: Option<Vec<TermMappingOut>>,
+    /// UNRESOLVED or not found: up to five entities with close names, best first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<Suggestion>,
+}
+
+/// An entity whose name is close to a term that named none.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Suggestion {
+    pub entity_id: String,
+    pub name: String,
+    /// The alias that is close to the term.
+    pub alias: String,
+    /// `contains` (one holds the other), `shared_words`, or `similar_spelling`.
+    pub how: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -242,7 +256,11 @@ pub struct EvidenceItem {
     pub year: Option<i32>,
     pub language: String,
     pub ordinal: u32,
+    /// The passage's text; with `detail: "snippet"`, at most 300 characters around the matched words.
     pub text: String,
+    /// Set when `text` is a snippet: the passage's whole length in characters (get_passage returns it all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub full_text_chars: Option<usize>,
     /// Which lanes found it and at what rank, in words.
     pub why_retrieved: String,
     /// Lane → 1-based rank in that lane.
@@ -252,7 +270,7 @@ pub struct EvidenceItem {
     pub provenance: ItemProvenance,
     /// Entities the passage mentions.
     pub entities: Vec<String>,
-    /// compare_concepts: `a`, `b`, or `shared` (mentions both).
+    /// compare_concepts: `a`, `b`, or `both` (found by both sides' runs; sent once).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
     /// explain: each lane's share of the score.
@@ -263,6 +281,9 @@ pub struct EvidenceItem {
     pub neighbours: Option<Neighbours>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context: Option<ItemContext>,
+    /// Byte ranges of the words that matched the query (for snippets; not sent).
+    #[serde(skip)]
+    pub highlights: Vec<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -318,6 +339,22 @@ pub struct SideCoverage {
     pub evidence_n: usize,
     pub document_n: usize,
     pub work_n: usize,
+    /// This side's evidence in rank order; a passage both sides found is sent once, with side `both`.
+    pub passage_ids: Vec<String>,
+}
+
+/// get_context: the window asked for, what the document had, and whether
+/// the window reached the document's start or end.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ContextWindow {
+    pub before_requested: u32,
+    pub before_returned: u32,
+    pub after_requested: u32,
+    pub after_returned: u32,
+    /// No passage of the document comes before the first one returned.
+    pub reaches_document_start: bool,
+    /// No passage of the document comes after the last one returned.
+    pub reaches_document_end: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
@@ -341,6 +378,8 @@ pub struct Coverage {
     pub groups: Vec<PeriodGroup>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<SideCoverage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<ContextWindow>,
 }
 
 /// One link of a passage's provenance chain.
@@ -397,6 +436,44 @@ pub fn output_schema() -> Map<String, Value> {
     }
 }
 
+/// The compact output schema `tools/list` carries for every tool: the eight
+/// required sections with their JSON types (evidence_state: its required
+/// `state` and the four states instead). It
+/// admits every envelope the full schema admits (it only drops constraints),
+/// so both SDKs validate `structuredContent` against it, while the described
+/// schema stays in the contract (`tools/list` has a byte limit). Section
+/// types are read from the full schema, so the two cannot disagree.
+pub fn compact_output_schema() -> Map<String, Value> {
+    let full = output_schema();
+    let section_type = |section: &str| -> Option<Value> {
+        full.get("properties").and_then(|p| p.get(section)).and_then(|s| resolve_ref(s, &full).get("type").cloned())
+    };
+    let mut properties = Map::new();
+    for section in SECTIONS {
+        let t = section_type(section).unwrap_or_else(|| Value::from("object"));
+        properties.insert(section.to_owned(), serde_json::json!({ "type": t }));
+    }
+    let states: Vec<Value> = State::ALL.iter().map(|s| serde_json::json!(s)).collect();
+    properties.insert(
+        "evidence_state".into(),
+        serde_json::json!({"required": ["state"], "properties": {"state": {"enum": states}}}),
+    );
+    let mut schema = Map::new();
+    schema.insert("type".into(), Value::from("object"));
+    schema.insert("required".into(), serde_json::json!(SECTIONS));
+    schema.insert("properties".into(), Value::Object(properties));
+    schema
+}
+
+/// A `{"$ref": "#/$defs/X"}` node resolved against the root schema's `$defs`.
+fn resolve_ref<'a>(node: &'a Value, root: &'a Map<String, Value>) -> &'a Value {
+    node.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+        .and_then(|name| root.get("$defs").and_then(|d| d.get(name)))
+        .unwrap_or(node)
+}
+
 /// schemars marks Rust number types with formats such as `uint32` or
 /// `double`, which JSON Schema does not define; strict validators (AJV in
 /// MCP clients) warn on each. The ranges they imply stay as `minimum`.
@@ -430,5 +507,20 @@ mod tests {
         }
         let required: Vec<&str> = schema["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
         assert_eq!(required, SECTIONS);
+    }
+
+    #[test]
+    fn the_compact_schema_keeps_every_section_its_type_and_the_states() {
+        let compact = Value::Object(compact_output_schema());
+        let required: Vec<&str> = compact["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        assert_eq!(required, SECTIONS);
+        // evidence_state is constrained by its required `state` and the enum instead of a type (bytes).
+        for section in SECTIONS.iter().filter(|s| **s != "evidence_state") {
+            let expected = if matches!(*section, "evidence" | "warnings") { "array" } else { "object" };
+            assert_eq!(compact["properties"][section]["type"], expected, "{section}");
+        }
+        let states = compact["properties"]["evidence_state"]["properties"]["state"]["enum"].as_array().unwrap();
+        assert_eq!(states.len(), 4);
+        assert!(compact.to_string().len() < 600, "{}", compact.to_string().len());
     }
 }

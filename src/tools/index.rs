@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use super::catalog::ToolError;
+use super::envelope::Suggestion;
 use crate::corpus::{Entity, TermMapping};
 use crate::index::IndexDir;
 use crate::linker::normalized_words;
@@ -82,8 +83,87 @@ impl OpenIndex {
         out
     }
 
+    /// Up to `n` entities whose names are close to `term`, best first: a name
+    /// that contains the term or is contained in it, then names sharing a
+    /// word, then names spelt alike (normalised Damerau-Levenshtein ≥ 0.7).
+    /// One suggestion per entity, with its closest name; ties by entity id
+    /// and alias, so the answer does not depend on hash order.
+    pub fn close_names(&self, term: &str, language: Option<&str>, n: usize) -> Vec<Suggestion> {
+        // Possessives compare as their base word: "Mivart" is close to "Mivart's objections".
+        let base = |w: &String| w.strip_suffix("'s").unwrap_or(w).to_owned();
+        let words: Vec<String> = normalized_words(term).iter().map(base).collect();
+        if words.is_empty() {
+            return Vec::new();
+        }
+        let phrase = words.join(" ");
+        let content: Vec<&String> = words.iter().filter(|w| w.chars().count() > 2).collect();
+        let padded = |s: &str| format!(" {s} ");
+        let mut best: HashMap<usize, Closeness> = HashMap::new();
+        for (key, owners) in &self.by_alias {
+            let key: Vec<String> = key.iter().map(base).collect();
+            let alias = key.join(" ");
+            let similarity = strsim::normalized_damerau_levenshtein(&phrase, &alias);
+            let (tier, how) = if padded(&alias).contains(&padded(&phrase)) || padded(&phrase).contains(&padded(&alias))
+            {
+                (3, "contains")
+            } else if content.iter().any(|w| key.contains(w)) {
+                (2, "shared_words")
+            } else if similarity >= 0.7 {
+                (1, "similar_spelling")
+            } else {
+                continue;
+            };
+            for (i, written, alias_language) in owners {
+                if language.is_some_and(|l| alias_language != l && alias_language != "*") {
+                    continue;
+                }
+                let candidate = Closeness { tier, similarity, alias: written.clone(), how };
+                if best.get(i).is_none_or(|b| candidate.beats(b)) {
+                    best.insert(*i, candidate);
+                }
+            }
+        }
+        let mut ranked: Vec<(usize, Closeness)> = best.into_iter().collect();
+        ranked.sort_by(|(ia, a), (ib, b)| {
+            b.tier
+                .cmp(&a.tier)
+                .then(b.similarity.total_cmp(&a.similarity))
+                .then_with(|| self.entities[*ia].id.cmp(&self.entities[*ib].id))
+        });
+        ranked
+            .into_iter()
+            .take(n)
+            .map(|(i, c)| Suggestion {
+                entity_id: self.entities[i].id.clone(),
+                name: self.entities[i].name.clone(),
+                alias: c.alias,
+                how: c.how.to_owned(),
+            })
+            .collect()
+    }
+
     pub fn period(&self, id: &str) -> Option<&PeriodRow> {
         self.periods.iter().find(|p| p.id == id)
+    }
+}
+
+/// How close one alias is to a term (for `OpenIndex::close_names`).
+struct Closeness {
+    /// 3 contains, 2 shares a word, 1 spelt alike.
+    tier: u8,
+    similarity: f64,
+    alias: String,
+    how: &'static str,
+}
+
+impl Closeness {
+    /// Higher tier, then higher similarity, then the alphabetically first alias.
+    fn beats(&self, other: &Closeness) -> bool {
+        self.tier
+            .cmp(&other.tier)
+            .then(self.similarity.total_cmp(&other.similarity))
+            .then_with(|| other.alias.cmp(&self.alias))
+            .is_gt()
     }
 }
 

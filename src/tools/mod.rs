@@ -13,6 +13,7 @@ pub mod index;
 pub mod params;
 pub mod registry;
 pub mod resolve;
+pub mod snippet;
 pub mod sufficiency;
 pub mod warnings;
 

@@ -81,7 +81,6 @@ impl Param {
         match self.kind {
             Kind::Text => {
                 s.insert("type".into(), json!("string"));
-                s.insert("minLength".into(), json!(1));
                 s.insert("maxLength".into(), json!(MAX_STRING_CHARS));
             }
             Kind::Integer { min, max } => {
@@ -98,7 +97,7 @@ impl Param {
             }
             Kind::TextList => {
                 s.insert("type".into(), json!("array"));
-                s.insert("items".into(), json!({"type": "string", "minLength": 1, "maxLength": MAX_STRING_CHARS}));
+                s.insert("items".into(), json!({"type": "string", "maxLength": MAX_STRING_CHARS}));
                 s.insert("maxItems".into(), json!(MAX_LIST_ITEMS));
             }
         }

@@ -11,6 +11,7 @@ use super::envelope::Envelope;
 use super::handlers;
 use super::index::OpenIndex;
 use super::params::{DefaultValue, Kind, Param};
+use super::snippet::Detail;
 
 pub type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
 
@@ -47,7 +48,6 @@ impl ToolSpec {
     /// MCP annotations: every tool only reads.
     pub fn annotations(&self) -> Value {
         json!({
-            "title": self.title,
             "readOnlyHint": true,
             "destructiveHint": false,
             "idempotentHint": true,
@@ -106,15 +106,10 @@ pub const ALIASES: &[Alias] = &[
 ];
 
 // Parameters shared by several tools.
-const LANGUAGE: Param = Param::optional(
-    "language",
-    Kind::Text,
-    "Only passages in this language (BCP-47 short code such as \"en\" or \"de\"); \"any\" for all.",
-)
-.with_default(DefaultValue::Text("any"));
-const WORK: Param = Param::optional("work", Kind::Text, "Only passages of this work (its id, e.g. \"origin-1872\").");
-const PERIOD: Param =
-    Param::optional("period", Kind::Text, "Only passages of this configured period (its id, e.g. \"1867-1872\").");
+const LANGUAGE: Param = Param::optional("language", Kind::Text, "Language code (\"en\", \"de\") or \"any\".")
+    .with_default(DefaultValue::Text("any"));
+const WORK: Param = Param::optional("work", Kind::Text, "Only passages of this work id (e.g. \"origin-1872\").");
+const PERIOD: Param = Param::optional("period", Kind::Text, "Only passages of this period id (e.g. \"1867-1872\").");
 const PASSAGE_ID: Param = Param::required(
     "passage_id",
     Kind::Text,
@@ -123,13 +118,16 @@ const PASSAGE_ID: Param = Param::required(
 const CONCEPT: Param = Param::required(
     "concept",
     Kind::Text,
-    "An entity id (\"concept.natural_selection\") or a name that resolves to exactly one entity.",
+    "Entity id (\"concept.natural_selection\"), name or alias, resolved as resolve_entity does.",
 );
-const CURSOR: Param = Param::optional(
-    "cursor",
-    Kind::Text,
-    "retrieval.next_cursor of a truncated response with otherwise identical arguments: returns the evidence left out.",
-);
+const DETAIL: Param = Param::optional(
+    "detail",
+    Kind::Choice(Detail::CHOICES),
+    "snippet: ≤300 characters around the matches, not whole passages.",
+)
+.with_default(DefaultValue::Text("full"));
+const CURSOR: Param =
+    Param::optional("cursor", Kind::Text, "next_cursor of a truncated response (same arguments): the next page.");
 pub const RETRIEVAL_MODES: &[&str] = &["auto", "lexical", "vector", "hybrid", "exact"];
 pub const LANES: &[&str] = &["exact", "lexical", "entity", "vector"];
 
@@ -137,18 +135,17 @@ pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "search_passages",
         title: "Search passages",
-        description: "General evidence search over the corpus. Returns real passages with provenance, how each \
-            was retrieved, coverage of the query's words and entities, warnings, and a structural evidence_state \
-            (never an answer). Filter by language, work, period or entity ids; retrieval_mode forces lanes \
-            (auto picks them). Use find_concept_evidence for evidence about one concept, trace_concept to follow \
-            a concept through periods, compare_concepts for two concepts.",
+        description: "General evidence search: real passages with provenance, how each was retrieved, coverage \
+            of the query's words and entities, warnings and a structural evidence_state (never an answer). Use \
+            find_concept_evidence for one concept, trace_concept for change over periods, compare_concepts for \
+            two concepts.",
         not_for: "diachronic tracing (trace_concept), evidence about one concept (find_concept_evidence)",
         params: &[
             Param::required("query", Kind::Text, "What to look for: words, a question, or \"quoted phrases\" that must occur."),
             LANGUAGE,
             WORK,
             PERIOD,
-            Param::optional("entities", Kind::TextList, "Only passages that mention at least one of these entity ids."),
+            Param::optional("entities", Kind::TextList, "Only passages that mention at least one of these entities (ids, names or aliases)."),
             Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many evidence items.")
                 .with_default(DefaultValue::Integer(10)),
             Param::optional("retrieval_mode", Kind::Choice(RETRIEVAL_MODES), "Which lanes run: auto (rule table), lexical, vector, hybrid (lexical+vector) or exact (phrases and ids).")
@@ -157,6 +154,7 @@ pub static TOOLS: &[ToolSpec] = &[
                 .with_default(DefaultValue::Boolean(false)),
             Param::optional("explain", Kind::Boolean, "Add each lane's rank, weight and share of the fused score.")
                 .with_default(DefaultValue::Boolean(false)),
+            DETAIL,
             CURSOR,
         ],
         timeout_secs: 30,
@@ -166,9 +164,9 @@ pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "get_passage",
         title: "Get a passage",
-        description: "One passage by id: its text, document, work, section, witness, provenance, and the ids of \
-            the passages before and after it. Use get_context for surrounding text, trace_source for the full \
-            provenance chain. An unknown id is the error passage_not_found.",
+        description: "One passage by id, whole: text, document, work, section, witness, provenance, and the ids \
+            of the passages before and after it. Use get_context for surrounding text, trace_source for the full \
+            provenance chain.",
         not_for: "searching (search_passages)",
         params: &[PASSAGE_ID],
         timeout_secs: 5,
@@ -185,6 +183,7 @@ pub static TOOLS: &[ToolSpec] = &[
             PASSAGE_ID,
             Param::optional("before", Kind::Integer { min: 0, max: 20 }, "Passages before.").with_default(DefaultValue::Integer(3)),
             Param::optional("after", Kind::Integer { min: 0, max: 20 }, "Passages after.").with_default(DefaultValue::Integer(3)),
+            CURSOR,
         ],
         timeout_secs: 5,
         hidden: false,
@@ -193,10 +192,10 @@ pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "resolve_entity",
         title: "Resolve a term to an entity",
-        description: "Says which entity of the corpus a term names: RESOLVED (one entity), AMBIGUOUS (an entity \
-            with several senses, or several entities mentioned), ENTITY_COLLISION (the name belongs to several \
-            entities; all are listed) or UNRESOLVED. Never picks one silently. Give context text to see which \
-            candidate it mentions. Fetches no evidence: use find_concept_evidence next.",
+        description: "Which entity a term names: RESOLVED, AMBIGUOUS (several senses or entities), \
+            ENTITY_COLLISION (a name of several entities, all listed) or UNRESOLVED (with close names). Never \
+            picks silently; context text counts each candidate's mentions. Fetches no evidence: use \
+            find_concept_evidence next.",
         not_for: "fetching evidence (find_concept_evidence)",
         params: &[
             Param::required("term", Kind::Text, "A name, alias or entity id."),
@@ -210,12 +209,15 @@ pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "get_concept",
         title: "Get a concept card",
-        description: "The card of one entity: names and aliases per language with their review status, period, \
-            relations, senses, how many passages mention it (with a few of them as evidence), and its reviewed \
-            definition — or an explicit statement that none exists (evident never writes one). Use \
-            find_concept_evidence for evidence.",
+        description: "The card of one entity: names and aliases per language with review status, period, \
+            relations, senses, how many passages mention it (a few as evidence), and its reviewed definition or \
+            an explicit none (evident never writes one). Use find_concept_evidence for evidence.",
         not_for: "finding evidence (find_concept_evidence)",
-        params: &[Param::required("entity_id", Kind::Text, "An entity id, e.g. \"concept.natural_selection\".")],
+        params: &[Param::required(
+            "entity_id",
+            Kind::Text,
+            "Entity id (\"concept.natural_selection\"), name or alias, resolved as resolve_entity does.",
+        ), CURSOR],
         timeout_secs: 5,
         hidden: false,
         handler: handlers::concept::get_concept,
@@ -223,10 +225,9 @@ pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "find_concept_evidence",
         title: "Find evidence for a concept",
-        description: "Evidence constrained to one resolved entity: passages that mention it, ranked by the entity, \
-            lexical and vector lanes together. Filter by work, period or language. A name shared by several \
-            entities is reported as a collision instead of guessed. Use search_passages for free-text questions, \
-            trace_concept for change over time.",
+        description: "Evidence constrained to one entity: passages that mention it, ranked by the entity, \
+            lexical and vector lanes. A name shared by several entities answers with the candidates instead of \
+            a guess. Use search_passages for free-text questions, trace_concept for change over time.",
         not_for: "general search (search_passages)",
         params: &[
             CONCEPT,
@@ -234,7 +235,8 @@ pub static TOOLS: &[ToolSpec] = &[
             PERIOD,
             LANGUAGE,
             Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many evidence items.")
-                .with_default(DefaultValue::Integer(15)),
+                .with_default(DefaultValue::Integer(10)),
+            DETAIL,
             CURSOR,
         ],
         timeout_secs: 30,
@@ -245,14 +247,14 @@ pub static TOOLS: &[ToolSpec] = &[
         name: "trace_concept",
         title: "Trace a concept through periods",
         description: "Evidence for one concept in each configured period, grouped period → work → section, with \
-            NO_EVIDENCE_FOR_PERIOD for every period that has none. Use it to see when a term appears, changes or \
-            disappears across editions or years.",
+            NO_EVIDENCE_FOR_PERIOD for each period without any: when a term appears, changes or disappears.",
         not_for: "comparing concepts (compare_concepts)",
         params: &[
             CONCEPT,
             LANGUAGE,
             Param::optional("per_period", Kind::Integer { min: 1, max: 20 }, "Evidence items per period.")
-                .with_default(DefaultValue::Integer(5)),
+                .with_default(DefaultValue::Integer(3)),
+            DETAIL,
             CURSOR,
         ],
         timeout_secs: 60,
@@ -263,15 +265,15 @@ pub static TOOLS: &[ToolSpec] = &[
         name: "compare_concepts",
         title: "Compare two concepts",
         description: "Evidence for two concepts side by side: one independent lane set per concept (never one \
-            combined query), items marked side a or b, passages that mention both reported as shared, and the \
-            relations between the two. Use find_concept_evidence for a single concept.",
+            combined query), items marked a, b or both, and the relations between the two.",
         not_for: "single-concept evidence (find_concept_evidence)",
         params: &[
-            Param::required("concept_a", Kind::Text, "First concept: entity id or a name resolving to one entity."),
-            Param::required("concept_b", Kind::Text, "Second concept: entity id or a name resolving to one entity."),
+            Param::required("concept_a", Kind::Text, "First concept: entity id, name or alias."),
+            Param::required("concept_b", Kind::Text, "Second concept: entity id, name or alias."),
             LANGUAGE,
             Param::optional("top_k", Kind::Integer { min: 1, max: 30 }, "Evidence items per side.")
-                .with_default(DefaultValue::Integer(10)),
+                .with_default(DefaultValue::Integer(5)),
+            DETAIL,
             CURSOR,
         ],
         timeout_secs: 60,
@@ -281,9 +283,9 @@ pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "trace_source",
         title: "Trace a passage to its source",
-        description: "The full provenance chain of a passage: passage → document → witness (edition, \
-            transcription or translation) → source file → sha256, with byte and line spans, and whether the \
-            chain is COMPLETE or SOURCE_TRACE_INCOMPLETE. Use it before citing a passage.",
+        description: "The provenance chain of a passage: passage → document → witness (edition, transcription \
+            or translation) → source file → sha256, with byte and line spans, COMPLETE or \
+            SOURCE_TRACE_INCOMPLETE. Use it before citing.",
         not_for: "semantic evidence (search_passages)",
         params: &[PASSAGE_ID],
         timeout_secs: 5,
@@ -320,6 +322,8 @@ pub static TOOLS: &[ToolSpec] = &[
             LANGUAGE,
             Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many items.")
                 .with_default(DefaultValue::Integer(10)),
+            DETAIL,
+            CURSOR,
         ],
         timeout_secs: 30,
         hidden: true,

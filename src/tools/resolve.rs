@@ -58,9 +58,13 @@ pub fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Re
     });
     if out.status == Some(ResolutionStatus::Unresolved) {
         out.unresolved_terms.push(term.to_owned());
+        out.suggestions = index.close_names(term, language, MAX_SUGGESTIONS);
     }
     out
 }
+
+/// Close names offered for a term that names no entity.
+pub const MAX_SUGGESTIONS: usize = 5;
 
 fn resolved(out: &mut Resolution, term: &str, entity: &Entity, how: ResolvedBy, alias: Option<String>) {
     if entity.ambiguous {
@@ -128,17 +132,24 @@ pub fn warnings(resolution: &Resolution) -> Vec<Warning> {
         out.push(Warning::new(
             WarningCode::EntityCollision,
             format!("`{}` is a name of {} entities: {}", c.term, ids.len(), ids.join(", ")),
-            "pass one entity id (entities, or the concept tools) to choose a reading",
+            "choose one candidate and pass its entity id: as `entities` to search_passages, or as `concept` to \
+             find_concept_evidence",
         ));
     }
     for t in &resolution.unresolved_terms {
-        out.push(Warning::new(
-            WarningCode::UnresolvedTerm,
-            format!("`{t}` names no entity of this corpus"),
-            "use search_passages for free text, or resolve_entity to see close names",
-        ));
+        let action = match close_names(resolution) {
+            None => "no entity has a close name either: use search_passages for free text".to_owned(),
+            Some(names) => format!("close names: {names}; or use search_passages for free text"),
+        };
+        out.push(Warning::new(WarningCode::UnresolvedTerm, format!("`{t}` names no entity of this corpus"), action));
     }
     out
+}
+
+/// The suggestions as `alias (entity id)`, comma-separated; `None` when there are none.
+fn close_names(resolution: &Resolution) -> Option<String> {
+    let names: Vec<String> = resolution.suggestions.iter().map(|s| format!("{} ({})", s.alias, s.entity_id)).collect();
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 /// What a concept argument names.
@@ -149,7 +160,8 @@ pub enum Concept<'a> {
     Undecided(Resolution),
 }
 
-/// The one entity a concept tool works on: an id, or a term that resolves to one entity.
+/// The one entity a concept tool works on: an id, a name or an alias,
+/// resolved exactly as resolve_entity resolves it.
 pub fn require_one<'a>(index: &'a OpenIndex, concept: &str, language: Option<&str>) -> Result<Concept<'a>, ToolError> {
     let resolution = resolve_term(index, concept, language);
     match resolution.status {
@@ -157,17 +169,22 @@ pub fn require_one<'a>(index: &'a OpenIndex, concept: &str, language: Option<&st
             let id = resolution.entities[0].id.clone();
             match index.entity(&id) {
                 Some(entity) => Ok(Concept::One(entity, resolution)),
-                None => Err(not_found(concept)),
+                None => Err(not_found(concept, &resolution)),
             }
         }
-        Some(ResolutionStatus::Unresolved) | None => Err(not_found(concept)),
+        Some(ResolutionStatus::Unresolved) | None => Err(not_found(concept, &resolution)),
         _ => Ok(Concept::Undecided(resolution)),
     }
 }
 
-pub fn not_found(concept: &str) -> ToolError {
+/// `entity_not_found`, naming the close names the resolution found.
+pub fn not_found(concept: &str, resolution: &Resolution) -> ToolError {
+    let hint = match close_names(resolution) {
+        None => "call resolve_entity with another name, or use search_passages for free text".to_owned(),
+        Some(names) => format!("close names: {names}"),
+    };
     ToolError::new(
         ErrorCode::EntityNotFound,
-        format!("`{}` is not an entity id and names no entity; call resolve_entity to find one", echo(concept)),
+        format!("`{}` is not an entity id and names no entity; {hint}", echo(concept)),
     )
 }

@@ -17,6 +17,11 @@ pub enum State {
     ConflictingEvidence,
 }
 
+impl State {
+    pub const ALL: &'static [State] =
+        &[State::Supported, State::PartiallySupported, State::InsufficientEvidence, State::ConflictingEvidence];
+}
+
 /// What kind of research operation a tool performs; rules can be limited to some.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -79,6 +84,8 @@ pub struct Signals {
     /// terminology_lookup: mappings found, and the reviewed ones among them.
     pub mappings_n: u32,
     pub reviewed_mappings_n: u32,
+    /// Concept arguments that named several entities, so nothing was searched.
+    pub undecided_n: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -110,6 +117,7 @@ pub enum Signal {
     SidesEmptyN,
     MappingsN,
     ReviewedMappingsN,
+    UndecidedN,
 }
 
 impl Signals {
@@ -141,6 +149,7 @@ impl Signals {
             Signal::SidesEmptyN => self.sides_empty_n,
             Signal::MappingsN => self.mappings_n,
             Signal::ReviewedMappingsN => self.reviewed_mappings_n,
+            Signal::UndecidedN => self.undecided_n,
         }
     }
 }
@@ -233,6 +242,14 @@ pub const RULES: &[Rule] = &[
         operations: &[Terminology],
         conditions: &[when(MappingsN, Cmp::Eq, 0)],
         reason: "no terminology mapping exists for the term",
+    },
+    Rule {
+        id: "insufficient.concept_undecided",
+        state: InsufficientEvidence,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(UndecidedN, Cmp::Ge, 1)],
+        reason: "a concept names several entities, so nothing was searched: pass one candidate's entity id \
+                 (resolution.collisions lists them)",
     },
     Rule {
         id: "insufficient.no_evidence",
@@ -520,6 +537,24 @@ mod tests {
         assert_eq!(decide(Search, s).state, ConflictingEvidence);
         let one_side = Signals { collision_n: 1, contested_with_evidence_n: 1, ..corroborated() };
         assert_eq!(decide(Search, one_side).rule, "partial.collision");
+    }
+
+    #[test]
+    fn an_undecided_concept_is_insufficient_for_its_own_reason() {
+        let s = Signals { undecided_n: 1, collision_n: 1, ..Signals::default() };
+        for op in [Search, Trace, Compare] {
+            assert_eq!(decide(op, s).rule, "insufficient.concept_undecided", "{op:?}");
+        }
+    }
+
+    #[test]
+    fn all_states_lists_every_variant() {
+        let schema = serde_json::to_value(schemars::schema_for!(State)).unwrap();
+        let variants: Vec<String> =
+            schema["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+        let listed: Vec<String> =
+            State::ALL.iter().map(|s| serde_json::to_value(s).unwrap().as_str().unwrap().to_owned()).collect();
+        assert_eq!(listed, variants);
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub enum WarningCode {
     NoEvidence,
     SharedEvidence,
     RelatedConcepts,
+    DocumentBoundary,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
@@ -47,6 +48,7 @@ impl WarningCode {
         WarningCode::NoEvidence,
         WarningCode::SharedEvidence,
         WarningCode::RelatedConcepts,
+        WarningCode::DocumentBoundary,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -65,6 +67,7 @@ impl WarningCode {
             WarningCode::NoEvidence => "NO_EVIDENCE",
             WarningCode::SharedEvidence => "SHARED_EVIDENCE",
             WarningCode::RelatedConcepts => "RELATED_CONCEPTS",
+            WarningCode::DocumentBoundary => "DOCUMENT_BOUNDARY",
         }
     }
 
@@ -74,7 +77,8 @@ impl WarningCode {
             | WarningCode::DeprecatedTool
             | WarningCode::NoReviewedDefinition
             | WarningCode::SharedEvidence
-            | WarningCode::RelatedConcepts => Severity::Info,
+            | WarningCode::RelatedConcepts
+            | WarningCode::DocumentBoundary => Severity::Info,
             _ => Severity::Warning,
         }
     }
@@ -96,6 +100,9 @@ impl WarningCode {
             WarningCode::NoEvidence => "The request found no evidence.",
             WarningCode::SharedEvidence => "Evidence items that mention both compared concepts.",
             WarningCode::RelatedConcepts => "The compared concepts are related in the concept graph.",
+            WarningCode::DocumentBoundary => {
+                "get_context's window reached the start or end of the document: fewer passages exist there."
+            }
         }
     }
 }

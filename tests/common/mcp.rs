@@ -59,11 +59,14 @@ impl Mcp {
         structured
     }
 
-    /// A failed call's error code (and checks the error body's shape).
+    /// A failed call's error code (and checks the error's shape): `isError`,
+    /// no `structuredContent` (it would not match the outputSchema), and the
+    /// `{"error", "error_code"}` JSON as the text content.
     pub fn error_code(&self, name: &str, args: Value) -> String {
         let result = self.raw(name, args.clone());
         assert_eq!(result.is_error, Some(true), "{name} {args} should fail: {:?}", result.structured_content);
-        let body = result.structured_content.expect("structured error");
+        assert!(result.structured_content.is_none(), "{name}: an error carries no structuredContent");
+        let body = error_body(&result);
         let message = body["error"].as_str().expect("error message");
         assert!(!message.is_empty());
         assert!(!message.contains("/tmp") && !message.contains("panicked") && !message.contains("SELECT"), "{message}");
@@ -80,6 +83,12 @@ impl Drop for Mcp {
     fn drop(&mut self) {
         let _ = self.rt.block_on(self.client.close());
     }
+}
+
+/// The `{"error", "error_code"}` JSON of a failed call's text content.
+pub fn error_body(result: &CallToolResult) -> Value {
+    let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).expect("text content");
+    serde_json::from_str(&text).expect("error text is JSON")
 }
 
 /// The small corpus plus entities that exercise resolution: a shared alias

@@ -2,6 +2,7 @@
 //! in a temporary directory.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod cases;
 pub mod mcp;
 
 use std::path::{Path, PathBuf};

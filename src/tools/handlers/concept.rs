@@ -42,8 +42,12 @@ pub fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolEr
 const CARD_EVIDENCE: usize = 5;
 
 pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
-    let id = args.required("entity_id").trim();
-    let entity = index.entity(id).ok_or_else(|| resolve::not_found(id))?;
+    let (entity, mut resolution) = match require_one(index, args.required("entity_id"), None)? {
+        Concept::One(entity, resolution) => (entity, resolution),
+        Concept::Undecided(resolution) => {
+            return Ok(unresolved_envelope(index, args, Operation::Resolution, resolution));
+        }
+    };
     let linked = index.searcher.store().passages_linked_to(
         std::slice::from_ref(&entity.id),
         &LinkFilter::default(),
@@ -85,7 +89,6 @@ pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
         definition: entity.definition.clone(),
     };
     let mut draft = Draft::new(Operation::Resolution, args.understood());
-    let mut resolution = resolve_term(index, &entity.id, None);
     resolution.concept = Some(card);
     draft.warnings = resolve::warnings(&resolution);
     if entity.definition.is_none() {
@@ -192,6 +195,7 @@ fn run_out(label: &str, query: &str, outcome: &SearchOutcome) -> LaneRunOut {
 /// candidates, with no evidence (nothing was searched).
 fn unresolved_envelope(index: &OpenIndex, args: &Args, operation: Operation, resolution: Resolution) -> Envelope {
     let mut draft = Draft::new(operation, args.understood());
+    draft.undecided = 1;
     draft.warnings = resolve::warnings(&resolution);
     draft.resolution = resolution;
     finish(index, draft)
@@ -204,7 +208,7 @@ pub fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope,
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Search, resolution)),
     };
-    let (outcome, _) = concept_search(index, entity, filters, args.count("top_k", 15))?;
+    let (outcome, _) = concept_search(index, entity, filters, args.count("top_k", 10))?;
     let mut draft = Draft::new(Operation::Search, args.understood());
     draft.entities = vec![entity.id.clone()];
     draft.retrieval = retrieval(&outcome, crate::fusion::FusionMethod::default(), start);
@@ -231,7 +235,7 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Trace, resolution)),
     };
-    let per_period = args.count("per_period", 5);
+    let per_period = args.count("per_period", 3);
     let base = Filters { language: language.clone(), ..Filters::default() };
     let mut draft = Draft::new(Operation::Trace, args.understood());
     let mut builder = ItemBuilder::new(index);
@@ -307,7 +311,7 @@ pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, Tool
             }
         }
     }
-    let top_k = args.count("top_k", 10);
+    let top_k = args.count("top_k", 5);
     let mut draft = Draft::new(Operation::Compare, args.understood());
     let mut builder = ItemBuilder::new(index);
     let mut totals = RunTotals::default();
@@ -321,18 +325,25 @@ pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, Tool
         }
         draft.retrieval.runs.push(run_out(label, &query, &outcome));
         let lanes = outcome.route.lanes.clone();
-        let mut items = builder.hits(outcome.hits, &lanes, false)?;
-        for item in &mut items {
-            item.side = Some(label.to_owned());
-        }
+        let items = builder.hits(outcome.hits, &lanes, false)?;
         draft.sides.push(SideCoverage {
             side: label.to_owned(),
             entity_id: entity.id.clone(),
             evidence_n: items.len(),
             document_n: items.iter().map(|i| &i.document).collect::<std::collections::BTreeSet<_>>().len(),
             work_n: items.iter().filter_map(|i| i.work.as_ref()).collect::<std::collections::BTreeSet<_>>().len(),
+            passage_ids: items.iter().map(|i| i.passage_id.clone()).collect(),
         });
-        draft.evidence.extend(items);
+        // A passage both runs found is sent once: the first side's item becomes `both`.
+        for mut item in items {
+            match draft.evidence.iter_mut().find(|e| e.passage_id == item.passage_id) {
+                Some(earlier) => earlier.side = Some("both".to_owned()),
+                None => {
+                    item.side = Some(label.to_owned());
+                    draft.evidence.push(item);
+                }
+            }
+        }
         draft.resolution.entities.extend(resolution.entities.iter().cloned());
         draft.resolution.ambiguous.extend(resolution.ambiguous.iter().cloned());
     }

@@ -10,8 +10,9 @@ use std::time::Instant;
 
 use super::args::Args;
 use super::catalog::{ErrorCode, ToolError, echo};
-use super::envelope::{Fusion, LaneCount, LaneWeight, Retrieval};
+use super::envelope::{Collision, Fusion, LaneCount, LaneWeight, Retrieval};
 use super::index::OpenIndex;
+use super::resolve::{self, Concept};
 use super::warnings::{Warning, WarningCode};
 use crate::fusion::{DEFAULT_K, FusionMethod};
 use crate::lexical::Filters;
@@ -36,23 +37,45 @@ pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
             Some((period.start_year, period.end_year))
         }
     };
-    let entities = args.list("entities");
-    for id in &entities {
-        if index.entity(id).is_none() {
-            return Err(ToolError::new(
-                ErrorCode::EntityNotFound,
-                format!(
-                    "no entity `{}`; entity ids look like \"concept.natural_selection\" (see resolve_entity)",
-                    echo(id)
-                ),
-            ));
-        }
-    }
     let language = args.language("language");
+    let entities = entity_filter(index, &args.list("entities"), language.as_deref())?.0;
     let work = args.text("work").map(|w| w.trim().to_owned());
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     known(work.as_deref(), &index.works, ErrorCode::WorkNotFound, "work")?;
     Ok(Filters { language, work, years, entities })
+}
+
+/// An `entities` filter: each entry an id, a name or an alias, resolved as
+/// resolve_entity does. A name shared by several entities keeps all of them
+/// (the filter means "mentions at least one") and is reported as a collision.
+pub fn entity_filter(
+    index: &OpenIndex,
+    entries: &[String],
+    language: Option<&str>,
+) -> Result<(Vec<String>, Vec<Collision>), ToolError> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut collisions = Vec::new();
+    for entry in entries {
+        let found = match resolve::require_one(index, entry, language)? {
+            Concept::One(entity, _) => vec![entity.id.clone()],
+            Concept::Undecided(resolution) => {
+                let candidates: Vec<String> = resolution
+                    .collisions
+                    .iter()
+                    .flat_map(|c| c.candidates.iter().map(|e| e.id.clone()))
+                    .chain(resolution.entities.iter().map(|e| e.id.clone()))
+                    .collect();
+                collisions.extend(resolution.collisions);
+                candidates
+            }
+        };
+        for id in found {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    Ok((ids, collisions))
 }
 
 /// A filter value the corpus has, or an error listing the ones it has.

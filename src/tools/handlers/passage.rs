@@ -4,7 +4,7 @@ use crate::store::PassageRow;
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
 use crate::tools::catalog::{ErrorCode, ToolError, echo};
-use crate::tools::envelope::{ChainLink, Envelope, Neighbours, ProvenanceChain};
+use crate::tools::envelope::{ChainLink, ContextWindow, Envelope, Neighbours, ProvenanceChain};
 use crate::tools::index::OpenIndex;
 use crate::tools::sufficiency::Operation;
 
@@ -41,14 +41,28 @@ pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     let anchor = passage(index, args.required("passage_id"))?;
     let before = u32::try_from(args.integer("before", 3)).unwrap_or(0);
     let after = u32::try_from(args.integer("after", 3)).unwrap_or(0);
+    // One passage more on each side tells whether the window reached the document's edge.
     let rows = index.searcher.store().passages_in_range(
         &anchor.document_id,
-        anchor.ordinal.saturating_sub(before),
-        anchor.ordinal + after,
+        anchor.ordinal.saturating_sub(before + 1),
+        anchor.ordinal + after + 1,
     )?;
+    let earlier = rows.iter().filter(|r| r.ordinal < anchor.ordinal).count();
+    let later = rows.iter().filter(|r| r.ordinal > anchor.ordinal).count();
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let window = ContextWindow {
+        before_requested: before,
+        before_returned: before.min(count(earlier)),
+        after_requested: after,
+        after_returned: after.min(count(later)),
+        reaches_document_start: earlier <= before as usize,
+        reaches_document_end: later <= after as usize,
+    };
+    let first = anchor.ordinal.saturating_sub(before);
+    let last = anchor.ordinal + after;
     let mut builder = ItemBuilder::new(index);
     let mut draft = Draft::new(Operation::Lookup, args.understood());
-    for row in rows {
+    for row in rows.into_iter().filter(|r| (first..=last).contains(&r.ordinal)) {
         let why = match row.ordinal.cmp(&anchor.ordinal) {
             std::cmp::Ordering::Less => {
                 format!("context: {} before the requested passage", anchor.ordinal - row.ordinal)
@@ -60,6 +74,7 @@ pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
         };
         draft.evidence.push(builder.item(row, Found::Requested(&why))?);
     }
+    draft.context_window = Some(window);
     Ok(finish(index, draft))
 }
 

@@ -46,6 +46,12 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
     let mut draft = Draft::new(Operation::Search, args.understood());
     // Any language, as the searcher resolves it: the query's language is unknown.
     resolve::from_mentions(index, query, None, &mut draft.resolution);
+    let (_, filter_collisions) = super::entity_filter(index, &args.list("entities"), filters.language.as_deref())?;
+    for collision in filter_collisions {
+        if !draft.resolution.collisions.iter().any(|c| c.term == collision.term) {
+            draft.resolution.collisions.push(collision);
+        }
+    }
     draft.entities = draft.resolution.entities.iter().map(|e| e.id.clone()).collect();
     for id in &filters.entities {
         if !draft.entities.contains(id) {
