@@ -73,11 +73,8 @@ pub enum Error {
     )]
     DocumentTooLarge { location: FileLocation, size: u64, limit: u64 },
 
-    #[error(
-        "{0} is not an evident index (no {marker} marker); choose an empty or new directory",
-        marker = crate::index::MARKER_FILE
-    )]
-    NotAnIndex(PathBuf),
+    #[error("{path} is not an evident index (no {marker} marker); choose an empty or new directory")]
+    NotAnIndex { path: PathBuf, marker: &'static str },
 
     #[error("no index at {0}; build one with `evident index build <corpus> --index {0}`")]
     IndexMissing(PathBuf),
@@ -116,8 +113,9 @@ pub enum Error {
     #[error("the vector lane is unavailable: {0}")]
     VectorLaneUnavailable(String),
 
-    #[error(transparent)]
-    Contract(#[from] crate::contract::ContractError),
+    /// The published contract is out of date or cannot be written (the message says which).
+    #[error("{0}")]
+    Contract(String),
 
     #[error("the server refuses to start: {0}")]
     ServeRefused(String),

@@ -10,6 +10,7 @@ pub mod contract;
 pub mod corpus;
 pub mod error;
 pub mod eval;
+pub(crate) mod failpoint;
 pub mod fusion;
 pub mod index;
 pub mod lane;
@@ -21,6 +22,7 @@ pub mod routing;
 pub mod search;
 pub mod store;
 pub mod telemetry;
+pub mod text;
 pub mod tools;
 pub mod vector;
 

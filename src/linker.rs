@@ -4,20 +4,9 @@
 //! and never overlap, so "natural selection" is not also counted as "selection".
 
 use std::collections::{BTreeMap, HashMap};
-use unicode_segmentation::UnicodeSegmentation;
 
 use crate::corpus::Entity;
-
-/// One entity a passage mentions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mention {
-    pub entity: String,
-    /// The first alias that matched, as written in entities.jsonl.
-    pub alias: String,
-    pub count: u32,
-    /// True when the matched alias belongs to several entities.
-    pub ambiguous: bool,
-}
+pub use crate::text::{Mention, normalized_words};
 
 struct Pattern {
     tokens: Vec<String>,
@@ -116,12 +105,6 @@ impl Linker {
         }
         found.into_values().collect()
     }
-}
-
-/// Lower-cased words by UAX #29, with typographic apostrophes made plain so that
-/// `um’s` and `um's` match.
-pub fn normalized_words(text: &str) -> Vec<String> {
-    text.unicode_words().map(|w| w.replace('\u{2019}', "'").to_lowercase()).collect()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The passage: a contiguous, sentence-aligned span of one document, the unit of evidence.
 
-use crate::linker::Mention;
+use crate::text::Mention;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Passage {

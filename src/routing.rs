@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::lane::Lane;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RetrievalMode {
     /// Lanes chosen by the rule table from the query itself.
@@ -21,7 +21,25 @@ pub enum RetrievalMode {
 }
 
 impl RetrievalMode {
-    pub fn as_str(self) -> &'static str {
+    pub const ALL: [RetrievalMode; 5] = [
+        RetrievalMode::Auto,
+        RetrievalMode::Lexical,
+        RetrievalMode::Vector,
+        RetrievalMode::Hybrid,
+        RetrievalMode::Exact,
+    ];
+    /// The names, in `ALL` order: the `retrieval_mode` schema's choices and the CLI's values.
+    pub const NAMES: [&'static str; 5] = {
+        let mut names = [""; 5];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             RetrievalMode::Auto => "auto",
             RetrievalMode::Lexical => "lexical",
@@ -29,6 +47,23 @@ impl RetrievalMode {
             RetrievalMode::Hybrid => "hybrid",
             RetrievalMode::Exact => "exact",
         }
+    }
+}
+
+impl std::str::FromStr for RetrievalMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| format!("unknown retrieval mode `{s}`; one of: {}", Self::NAMES.join(", ")))
+    }
+}
+
+impl std::fmt::Display for RetrievalMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 use crate::index::{BuildOptions, build};
-use crate::lexical::Filters;
+use crate::lane::Filters;
 use crate::routing::RetrievalMode;
 use crate::search::{SearchRequest, Searcher};
 
@@ -179,7 +179,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub work: Option<String>,
     /// Which lanes run: `auto` lets the routing table decide; `hybrid` fuses lexical and vector.
-    #[arg(long, value_enum, default_value_t = RetrievalMode::Auto)]
+    #[arg(long, default_value = "auto", value_parser = clap::builder::TypedValueParser::try_map(clap::builder::PossibleValuesParser::new(RetrievalMode::NAMES),
+          |s| s.parse::<RetrievalMode>()))]
     pub mode: RetrievalMode,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -195,13 +196,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(args) => run_eval(args),
         Command::Serve(args) => run_serve(args),
         Command::Contract(ContractCommand::Write(args)) => {
-            for path in crate::contract::write(&args.dir)? {
+            for path in crate::contract::write(&args.dir).map_err(|e| Error::Contract(e.to_string()))? {
                 println!("wrote {}", path.display());
             }
             Ok(())
         }
         Command::Contract(ContractCommand::Check(args)) => {
-            crate::contract::check(&args.dir)?;
+            crate::contract::check(&args.dir).map_err(|e| Error::Contract(e.to_string()))?;
             println!("contract up to date (v{})", crate::contract::CONTRACT_VERSION);
             Ok(())
         }

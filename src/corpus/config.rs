@@ -22,7 +22,7 @@ pub struct CorpusConfig {
     #[serde(default)]
     pub limits: Limits,
     #[serde(default)]
-    pub vector: crate::vector::VectorSettings,
+    pub vector: super::VectorSettings,
 }
 
 /// A named, inclusive range of years used to group evidence diachronically.
@@ -90,7 +90,7 @@ impl CorpusConfig {
             periods: Vec::new(),
             chunking: Chunking::default(),
             limits: Limits::default(),
-            vector: crate::vector::VectorSettings::default(),
+            vector: super::VectorSettings::default(),
         }
     }
 

@@ -8,10 +8,12 @@ mod discover;
 mod document;
 mod frontmatter;
 mod jsonl;
+mod vector_settings;
 
 pub use concepts::{Alias, Entity, Relation, TermMapping};
 pub use config::{CONFIG_FILE, Chunking, CorpusConfig, Limits, Period, line_of_offset};
 pub use document::{Document, SpanBasis};
+pub use vector_settings::{Backend, VectorSettings};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};

@@ -73,7 +73,7 @@ fn dbsf_normalises_scores_per_lane() {
     assert_eq!(fused.iter().map(|h| h.passage_id.as_str()).collect::<Vec<_>>(), vec!["x", "z", "y"]);
 }
 
-const LANES: [Lane; 4] = [Lane::Exact, Lane::Lexical, Lane::Entity, Lane::Vector];
+const LANES: [Lane; 4] = Lane::ALL;
 
 fn lanes_strategy() -> impl Strategy<Value = Vec<(Vec<u8>, u8)>> {
     // Up to four lanes of up to 40 ids drawn from a small alphabet (so lists overlap

@@ -6,13 +6,13 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::failpoint;
 use super::layout::{Generation, IndexDir};
 use super::manifest::{Counts, MANIFEST_FORMAT, Manifest, Versions};
 use super::vectors::{VectorInputs, VectorOutcome, build_vectors, server_collection};
 use crate::chunk::chunk;
 use crate::corpus::{self, Corpus, Document, LoadOptions, line_of_offset};
 use crate::error::Result;
+use crate::failpoint;
 use crate::lexical::{analyzer_name, write_lexical};
 use crate::linker::Linker;
 use crate::passage::{Passage, passage_id};

@@ -87,7 +87,7 @@ impl IndexDir {
     pub fn for_build(root: &Path) -> Result<Self> {
         if root.exists() {
             if !root.is_dir() || (!root.join(MARKER_FILE).is_file() && !is_effectively_empty(root)?) {
-                return Err(Error::NotAnIndex(root.to_owned()));
+                return Err(Error::NotAnIndex { path: root.to_owned(), marker: MARKER_FILE });
             }
         } else {
             fs::create_dir_all(root).at(root)?;
@@ -109,7 +109,7 @@ impl IndexDir {
             if root.is_dir() && is_effectively_empty(root)? {
                 return Err(Error::IndexMissing(root.to_owned()));
             }
-            return Err(Error::NotAnIndex(root.to_owned()));
+            return Err(Error::NotAnIndex { path: root.to_owned(), marker: MARKER_FILE });
         }
         Ok(Self { root: root.to_owned() })
     }
@@ -327,8 +327,8 @@ mod tests {
     fn foreign_directory_is_refused() {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
-        assert!(matches!(IndexDir::for_build(tmp.path()), Err(Error::NotAnIndex(_))));
-        assert!(matches!(IndexDir::open(tmp.path()), Err(Error::NotAnIndex(_))));
+        assert!(matches!(IndexDir::for_build(tmp.path()), Err(Error::NotAnIndex { .. })));
+        assert!(matches!(IndexDir::open(tmp.path()), Err(Error::NotAnIndex { .. })));
         let empty = tempfile::tempdir().unwrap();
         fs::write(empty.path().join(".gitkeep"), "").unwrap();
         assert!(IndexDir::for_build(empty.path()).is_ok());

@@ -4,7 +4,6 @@
 //! leaves the previous generation serving. The last two generations are kept.
 
 mod build;
-pub(crate) mod failpoint;
 mod layout;
 mod manifest;
 mod vectors;

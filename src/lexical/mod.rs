@@ -11,26 +11,15 @@ mod query;
 pub use analyzers::{ANALYZED_LANGUAGES, analyzer_name};
 pub use build::write_lexical;
 pub use highlight::highlight;
-pub use query::{ParsedQuery, analyzed_terms, parse_query};
+pub use query::analyzed_terms;
 
 use tantivy::collector::TopDocs;
 use tantivy::schema::Value;
 use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
 
 use crate::error::{Error, Result};
-use crate::lane::{Lane, LaneHits};
+use crate::lane::{Filters, Lane, LaneHits, ParsedQuery};
 use fields::LexicalFields;
-
-/// Filters every lane applies the same way.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filters {
-    pub language: Option<String>,
-    pub work: Option<String>,
-    /// Inclusive year range (a period); passages without a year never match.
-    pub years: Option<(i32, i32)>,
-    /// Passages must mention at least one of these entities.
-    pub entities: Vec<String>,
-}
 
 pub struct LexicalIndex {
     reader: IndexReader,

@@ -7,63 +7,15 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQ
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use super::Filters;
 use super::analyzers::{ANALYZED_LANGUAGES, PLAIN, analyzer, analyzer_name};
 use super::fields::LexicalFields;
+use crate::lane::{Filters, ParsedQuery};
 
 /// How much a match of all free terms in order adds, relative to one term.
 const PROXIMITY_BOOST: f32 = 2.0;
 /// Title matches count less than text matches: a title is shared by every
 /// passage of its document.
 const TITLE_BOOST: f32 = 0.5;
-
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ParsedQuery {
-    /// Quoted spans, each required as a phrase.
-    pub phrases: Vec<String>,
-    /// Everything outside quotes.
-    pub free_text: String,
-}
-
-/// Splits out `"quoted phrases"` (straight or typographic quotes). An unpaired
-/// quote is ignored; every other character is left to the analyzers, which
-/// drop punctuation.
-pub fn parse_query(input: &str) -> ParsedQuery {
-    let mut phrases = Vec::new();
-    let mut free = String::new();
-    let mut rest = input;
-    loop {
-        let Some(open) = rest.find(is_quote) else {
-            free.push_str(rest);
-            break;
-        };
-        let quote_len = rest[open..].chars().next().map_or(1, char::len_utf8);
-        let after = &rest[open + quote_len..];
-        match after.find(is_quote) {
-            Some(close) => {
-                free.push_str(&rest[..open]);
-                free.push(' ');
-                let phrase = after[..close].trim();
-                if !phrase.is_empty() {
-                    phrases.push(phrase.to_owned());
-                }
-                let close_len = after[close..].chars().next().map_or(1, char::len_utf8);
-                rest = &after[close + close_len..];
-            }
-            None => {
-                free.push_str(&rest[..open]);
-                free.push(' ');
-                free.push_str(after);
-                break;
-            }
-        }
-    }
-    ParsedQuery { phrases, free_text: free.trim().to_owned() }
-}
-
-fn is_quote(c: char) -> bool {
-    matches!(c, '"' | '\u{201c}' | '\u{201d}' | '\u{201e}')
-}
 
 /// (position, term) pairs of `text` under an analyzer.
 pub(super) fn analyze(analyzer_name: &str, text: &str) -> Vec<(usize, String)> {
@@ -200,30 +152,4 @@ pub fn build(
         clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
     }
     Some(Box::new(BooleanQuery::new(clauses)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quotes_become_phrases() {
-        let q = parse_query(r#"origin "natural selection" of species"#);
-        assert_eq!(q.phrases, vec!["natural selection"]);
-        assert_eq!(q.free_text, "origin   of species");
-    }
-
-    #[test]
-    fn unpaired_quote_and_syntax_characters_are_plain_text() {
-        let q = parse_query(r#"natural (selection" -x* a:b"#);
-        assert!(q.phrases.is_empty());
-        assert!(q.free_text.contains("selection"));
-        let q = parse_query("„Kampf um’s Daseyn“");
-        assert_eq!(q.phrases, vec!["Kampf um’s Daseyn"]);
-    }
-
-    #[test]
-    fn empty_quotes_are_dropped() {
-        assert_eq!(parse_query(r#""" x"#).phrases, Vec::<String>::new());
-    }
 }

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use super::schema::SCHEMA_VERSION;
 use crate::corpus::{Alias, Entity, Relation, TermMapping};
 use crate::error::{Error, Result};
-use crate::linker::Mention;
 use crate::passage::Passage;
+use crate::text::Mention;
 
 /// Read-only connections to one store. A connection serves one thread at a
 /// time, so concurrent readers each check one out of a small pool.

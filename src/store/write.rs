@@ -7,8 +7,8 @@ use std::path::Path;
 use super::schema::{SCHEMA, SCHEMA_VERSION};
 use crate::corpus::Corpus;
 use crate::error::Result;
-use crate::linker::normalized_words;
 use crate::passage::Passage;
+use crate::text::normalized_words;
 
 /// Writes `meta.sqlite` for `corpus`; `passages[i]` belongs to `corpus.documents[i]`.
 pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> Result<()> {

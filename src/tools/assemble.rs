@@ -13,10 +13,11 @@ use super::sufficiency::{Operation, Signals, decide};
 use super::warnings::{Warning, WarningCode};
 use crate::fusion::DEFAULT_K;
 use crate::lane::Lane;
-use crate::lexical::{analyzed_terms, highlight, parse_query};
-use crate::linker::normalized_words;
+use crate::lane::parse_query;
+use crate::lexical::{analyzed_terms, highlight};
 use crate::search::SearchHit;
 use crate::store::{PassageRow, SourceRow};
+use crate::text::normalized_words;
 
 pub const TRACE_COMPLETE: &str = "COMPLETE";
 pub const TRACE_INCOMPLETE: &str = "SOURCE_TRACE_INCOMPLETE";

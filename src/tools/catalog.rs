@@ -151,7 +151,7 @@ impl From<crate::Error> for ToolError {
         use crate::Error;
         match &error {
             Error::IndexMissing(_)
-            | Error::NotAnIndex(_)
+            | Error::NotAnIndex { .. }
             | Error::IndexCorrupt { .. }
             | Error::ModelMismatch { .. } => {
                 tracing::error!(%error, "index unavailable");

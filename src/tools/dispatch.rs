@@ -116,7 +116,7 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<V
     if let Some(cursor) = call.cursor.take() {
         call.offset = read_cursor(&cursor, &index.generation, call.spec, &call.args)?;
     }
-    crate::index::failpoint::in_tool(call.spec.name);
+    crate::failpoint::in_tool(call.spec.name);
     let mut envelope = (call.spec.handler)(index, &call.args)?;
     envelope.request.tool = call.spec.name.to_owned();
     if let Some(old) = call.original_tool {

@@ -10,9 +10,9 @@ use super::catalog::ToolError;
 use super::envelope::Suggestion;
 use crate::corpus::{Entity, TermMapping};
 use crate::index::IndexDir;
-use crate::linker::normalized_words;
 use crate::search::Searcher;
 use crate::store::PeriodRow;
+use crate::text::normalized_words;
 
 /// One opened generation. Immutable; shared by concurrent calls.
 pub struct OpenIndex {

@@ -12,6 +12,8 @@ use super::handlers;
 use super::index::OpenIndex;
 use super::params::{DefaultValue, Kind, Param};
 use super::snippet::Detail;
+use crate::lane::Lane;
+use crate::routing::RetrievalMode;
 
 pub type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
 
@@ -128,8 +130,8 @@ const DETAIL: Param = Param::optional(
 .with_default(DefaultValue::Text("full"));
 const CURSOR: Param =
     Param::optional("cursor", Kind::Text, "next_cursor of a truncated response (same arguments): the next page.");
-pub const RETRIEVAL_MODES: &[&str] = &["auto", "lexical", "vector", "hybrid", "exact"];
-pub const LANES: &[&str] = &["exact", "lexical", "entity", "vector"];
+const RETRIEVAL_MODES: &[&str] = &RetrievalMode::NAMES;
+const LANES: &[&str] = &Lane::NAMES;
 
 pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {

@@ -12,10 +12,10 @@ use qdrant_edge::{
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::Unavailable;
 use super::store::{
     INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
 };
+use super::unavailable::Unavailable;
 
 pub struct EdgeStore {
     // Declared before `_private` so the shard closes before its copy is deleted.

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::Unavailable;
+use super::unavailable::Unavailable;
 
 pub const MODELS_DIR_VARIABLE: &str = "EVIDENT_MODELS_DIR";
 const MODEL_DIR: &str = "all-MiniLM-L6-v2";

@@ -1,10 +1,11 @@
 //! The vector lane: embed the query (and each quoted phrase), search the store
 //! with the request's filters, return a ranked list of passage ids.
 
+use super::embedder::Embedder;
 use super::store::{VectorFilter, VectorQuery, VectorStore};
-use super::{Embedder, Unavailable};
+use super::unavailable::Unavailable;
+use crate::lane::ParsedQuery;
 use crate::lane::{Lane, LaneHits};
-use crate::lexical::ParsedQuery;
 
 pub fn search(
     embedder: &Embedder,

@@ -10,20 +10,18 @@
 mod edge;
 mod embedder;
 mod lane;
+mod open;
 mod server;
 mod settings;
 mod store;
+mod unavailable;
 
+pub use crate::corpus::{Backend, VectorSettings};
 pub use edge::EdgeStore;
 pub use embedder::{Embedder, ModelInfo, default_models_dir};
 pub use lane::search as vector_lane;
+pub use open::open_store;
 pub use server::ServerStore;
-pub use settings::{Backend, VectorManifest, VectorSettings};
-pub use store::{
-    EXACT_SEARCH_MAX_POINTS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, open_store, point_id,
-};
-
-/// Why the vector lane cannot run; shown to users verbatim.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Unavailable(pub String);
+pub use settings::VectorManifest;
+pub use store::{EXACT_SEARCH_MAX_POINTS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
+pub use unavailable::Unavailable;

@@ -12,11 +12,11 @@ use qdrant_client::qdrant::{
 };
 use std::collections::HashMap;
 
-use super::Unavailable;
 use super::settings::API_KEY_VARIABLE;
 use super::store::{
     INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
 };
+use super::unavailable::Unavailable;
 
 pub struct ServerStore {
     client: Qdrant,

@@ -5,10 +5,8 @@
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::path::Path;
 
-use super::settings::{Backend, VectorManifest};
-use super::{EdgeStore, ServerStore, Unavailable};
+use super::unavailable::Unavailable;
 
 /// Up to this many points a search is exact (brute force): a few milliseconds
 /// here, and reproducible — an HNSW graph is rebuilt with every generation and
@@ -113,20 +111,6 @@ pub fn point_id(passage_id: &str) -> u64 {
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&digest[..8]);
     u64::from_be_bytes(bytes)
-}
-
-/// Opens the vector store a generation's manifest describes, for reading.
-pub fn open_store(manifest: &VectorManifest, generation: &Path) -> Result<Box<dyn VectorStore>, Unavailable> {
-    let tuning = SearchTuning::for_points(manifest.hnsw_ef, manifest.points);
-    match manifest.backend {
-        Backend::Embedded => Ok(Box::new(EdgeStore::open(&generation.join("vectors"), tuning)?)),
-        Backend::Qdrant => {
-            let (Some(url), Some(collection)) = (&manifest.url, &manifest.collection) else {
-                return Err(Unavailable("manifest names no Qdrant server or collection".into()));
-            };
-            Ok(Box::new(ServerStore::connect(url, collection, tuning)?))
-        }
-    }
 }
 
 /// Sorts (id, score) best first, ties by id, so results are reproducible.

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use super::{filters, fusion_of, known, retrieval, took_ms, vector_warning};
 use crate::corpus::Entity;
+use crate::lane::Filters;
 use crate::lane::Lane;
-use crate::lexical::Filters;
 use crate::search::{SearchOutcome, SearchRequest};
 use crate::store::LinkFilter;
 use crate::tools::args::Args;

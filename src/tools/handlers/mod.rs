@@ -15,7 +15,7 @@ use super::index::OpenIndex;
 use super::resolve::{self, Concept};
 use super::warnings::{Warning, WarningCode};
 use crate::fusion::{DEFAULT_K, FusionMethod};
-use crate::lexical::Filters;
+use crate::lane::Filters;
 use crate::search::SearchOutcome;
 
 /// The filters common to the search tools, checked against the corpus.

@@ -5,7 +5,7 @@ use std::time::Instant;
 use super::{filters, known, require_vector, retrieval, took_ms, vector_warning};
 use crate::fusion::{DEFAULT_K, FusionMethod};
 use crate::lane::Lane;
-use crate::lexical::{Filters, parse_query};
+use crate::lane::{Filters, parse_query};
 use crate::routing::RetrievalMode;
 use crate::search::{LaneInput, SearchRequest};
 use crate::tools::args::Args;
@@ -16,21 +16,16 @@ use crate::tools::index::OpenIndex;
 use crate::tools::resolve;
 use crate::tools::sufficiency::Operation;
 
-pub fn retrieval_mode(name: Option<&str>) -> RetrievalMode {
-    match name {
-        Some("lexical") => RetrievalMode::Lexical,
-        Some("vector") => RetrievalMode::Vector,
-        Some("hybrid") => RetrievalMode::Hybrid,
-        Some("exact") => RetrievalMode::Exact,
-        _ => RetrievalMode::Auto,
-    }
+/// A validated choice parameter as its enum (validation already refused other values).
+fn choice<T: std::str::FromStr<Err = String>>(args: &Args, name: &str) -> Result<T, ToolError> {
+    args.required(name).parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e))
 }
 
 pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let query = args.required("query");
     let filters = filters(index, args)?;
-    let mode = retrieval_mode(args.text("retrieval_mode"));
+    let mode: RetrievalMode = choice(args, "retrieval_mode")?;
     if mode == RetrievalMode::Vector {
         require_vector(index)?;
     }
@@ -75,19 +70,10 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
     Ok(finish(index, draft))
 }
 
-fn lane_of(name: &str) -> Lane {
-    match name {
-        "exact" => Lane::Exact,
-        "entity" => Lane::Entity,
-        "vector" => Lane::Vector,
-        _ => Lane::Lexical,
-    }
-}
-
 pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let query = args.required("query");
-    let lane = lane_of(args.required("lane"));
+    let lane: Lane = choice(args, "lane")?;
     if lane == Lane::Vector {
         require_vector(index)?;
     }

@@ -1,6 +1,6 @@
 //! terminology_lookup: reviewed cross-lingual equivalents of a term.
 
-use crate::linker::normalized_words;
+use crate::text::normalized_words;
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, finish};
 use crate::tools::catalog::ToolError;

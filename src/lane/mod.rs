@@ -3,6 +3,12 @@
 
 use serde::Serialize;
 
+mod filters;
+mod query;
+
+pub use filters::Filters;
+pub use query::{ParsedQuery, parse_query};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lane {
@@ -13,13 +19,36 @@ pub enum Lane {
 }
 
 impl Lane {
-    pub fn as_str(self) -> &'static str {
+    pub const ALL: [Lane; 4] = [Lane::Exact, Lane::Lexical, Lane::Entity, Lane::Vector];
+    /// The names, in `ALL` order (the `lane` schema's choices).
+    pub const NAMES: [&'static str; 4] = {
+        let mut names = [""; 4];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             Lane::Exact => "exact",
             Lane::Lexical => "lexical",
             Lane::Entity => "entity",
             Lane::Vector => "vector",
         }
+    }
+}
+
+impl std::str::FromStr for Lane {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|l| l.as_str() == s)
+            .ok_or_else(|| format!("unknown lane `{s}`; one of: {}", Self::NAMES.join(", ")))
     }
 }
 
