@@ -21,6 +21,7 @@ pub mod passage;
 pub mod routing;
 pub mod search;
 pub mod store;
+pub mod surface;
 pub mod telemetry;
 pub mod text;
 pub mod tools;

@@ -9,7 +9,7 @@ mod common;
 use common::mcp::{index_copy, shared_index, start, start_with, warning_codes};
 use common::{path, run};
 use evident::contract::{CONTRACT_VERSION, contract, diff, json_file_name};
-use evident::tools::registry::{ALIASES, TOOLS, VISIBLE_TOOL_CAP, default_visible};
+use evident::surface::registry::{ALIASES, TOOLS, VISIBLE_TOOL_CAP, default_visible};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

@@ -15,8 +15,12 @@ const LAYERS: &[&[&str]] = &[
     &["chunk", "linker"],
     &["store", "lexical", "vector", "fusion", "routing", "telemetry"],
     &["index", "search"],
+    // The published surface (data), then the contract generated from it; the
+    // contract never links the execution side.
+    &["surface"],
+    &["contract"],
     &["tools"],
-    &["contract", "mcp"],
+    &["mcp"],
     &["eval", "cli"],
 ];
 

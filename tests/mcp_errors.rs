@@ -8,7 +8,7 @@ mod common;
 
 use common::cases::{Setup, error_cases};
 use common::mcp::{Mcp, error_body, index_copy, shared_index, start, start_with};
-use evident::tools::ErrorCode;
+use evident::surface::ErrorCode;
 use serde_json::json;
 
 /// Runs every case of one setup on one server and checks the server still answers.

@@ -568,7 +568,7 @@ fn named_identifiers(text: &str) -> Vec<String> {
 /// answering tool (or of a tool it names), and envelope fields that exist.
 #[test]
 fn every_action_names_only_tools_and_parameters_that_exist() {
-    use evident::tools::registry::{ALIASES, TOOLS, alias, tool};
+    use evident::surface::registry::{ALIASES, TOOLS, alias, tool};
     let mcp = start_with(shared_index(), &["--response-budget", "6000"], &[]);
     let mut calls: Vec<(&str, Value)> = common::cases::good_calls();
     calls.extend([
@@ -584,7 +584,7 @@ fn every_action_names_only_tools_and_parameters_that_exist() {
         ("get_concept", json!({"entity_id": "concept.variety"})),
     ]);
     let envelope_fields: Vec<String> = {
-        let schema = evident::tools::envelope::output_schema();
+        let schema = evident::surface::envelope::output_schema();
         let mut names = Vec::new();
         fn walk(v: &Value, out: &mut Vec<String>) {
             if let Some(props) = v.get("properties").and_then(Value::as_object) {
@@ -616,8 +616,8 @@ fn every_action_names_only_tools_and_parameters_that_exist() {
                     .filter_map(tool)
                     .any(|t| t.params.iter().any(|p| p.name == word));
                 let is_field = word.split('.').all(|part| envelope_fields.iter().any(|f| f == part));
-                let is_rule = evident::tools::sufficiency::RULES.iter().any(|r| r.id == word);
-                let is_code = evident::tools::warnings::WarningCode::ALL.iter().any(|c| c.as_str() == word)
+                let is_rule = evident::surface::RULES.iter().any(|r| r.id == word);
+                let is_code = evident::surface::WarningCode::ALL.iter().any(|c| c.as_str() == word)
                     || ["SUPPORTED", "PARTIALLY_SUPPORTED", "INSUFFICIENT_EVIDENCE", "CONFLICTING_EVIDENCE"]
                         .contains(&word.as_str());
                 // Entity ids quoted from the corpus (all of the test corpus's start so).

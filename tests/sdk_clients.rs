@@ -11,7 +11,7 @@ mod common;
 use common::cases::{Setup, error_cases, good_calls};
 use common::mcp::{index_copy, shared_index};
 use common::path;
-use evident::tools::ErrorCode;
+use evident::surface::ErrorCode;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,7 @@ fn the_typescript_sdk_lists_and_calls_every_tool() {
     steps.extend(good_calls().iter().map(|(tool, args)| call(tool, args, "ok", "")));
     let report = run_plan(shared_index(), &[], steps);
     let names: Vec<&str> = report["tool_names"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    let visible: Vec<&str> = evident::tools::registry::default_visible().map(|t| t.name).collect();
+    let visible: Vec<&str> = evident::surface::registry::default_visible().map(|t| t.name).collect();
     assert_eq!(names, visible);
     let bytes = report["tools_list_bytes"].as_u64().unwrap() as usize;
     assert!(bytes <= evident::contract::TOOLS_LIST_MAX_BYTES, "tools/list is {bytes} bytes");

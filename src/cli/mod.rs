@@ -43,7 +43,7 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub models: ModelsLocation,
     /// Most bytes of any response; larger evidence lists are paged (calls with default sizes get at most 24,000).
-    #[arg(long, env = "EVIDENT_RESPONSE_BUDGET", default_value_t = crate::tools::dispatch::MAX_RESPONSE_BUDGET,
+    #[arg(long, env = "EVIDENT_RESPONSE_BUDGET", default_value_t = crate::surface::MAX_RESPONSE_BUDGET,
           value_parser = clap::value_parser!(usize))]
     pub response_budget: usize,
     /// Do not write the query log (index/state/query_log.sqlite).

@@ -9,14 +9,14 @@ pub mod render;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
-use crate::tools::catalog::ErrorCode;
-use crate::tools::dispatch::{DEFAULT_RESPONSE_BUDGET, MAX_RESPONSE_BUDGET};
-use crate::tools::envelope::{SECTIONS, compact_output_schema, output_schema};
-use crate::tools::params::{MAX_LIST_ITEMS, MAX_STRING_CHARS};
-use crate::tools::registry::{ALIASES, ToolSpec, VISIBLE_TOOL_CAP, default_visible};
-use crate::tools::resolve::MAX_SUGGESTIONS;
-use crate::tools::snippet::SNIPPET_CHARS;
-use crate::tools::warnings::WarningCode;
+use crate::surface::ErrorCode;
+use crate::surface::MAX_SUGGESTIONS;
+use crate::surface::SNIPPET_CHARS;
+use crate::surface::WarningCode;
+use crate::surface::envelope::{SECTIONS, compact_output_schema, output_schema};
+use crate::surface::registry::{ALIASES, ToolSpec, VISIBLE_TOOL_CAP, default_visible};
+use crate::surface::{DEFAULT_RESPONSE_BUDGET, MAX_RESPONSE_BUDGET};
+use crate::surface::{MAX_LIST_ITEMS, MAX_STRING_CHARS};
 
 /// Bump on any breaking change (a tool or parameter renamed or removed, a
 /// parameter made required, an error code removed); `contract write` then
@@ -90,7 +90,7 @@ pub fn contract() -> Value {
         "error_codes": errors,
         "envelope": {"sections": SECTIONS, "schema": Value::Object(output_schema())},
         "warning_codes": warnings,
-        "evidence_state_rules": crate::tools::sufficiency::RULES,
+        "evidence_state_rules": crate::surface::RULES,
         "routing_rules": crate::routing::RULES,
         "aliases": aliases,
         "limits": {

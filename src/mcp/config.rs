@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::tools::dispatch::MAX_RESPONSE_BUDGET;
-use crate::tools::registry::{TOOLS, ToolSpec};
+use crate::surface::MAX_RESPONSE_BUDGET;
+use crate::surface::registry::{TOOLS, ToolSpec};
 
 /// Comma-separated tool names to hide; an empty value shows every tool.
 pub const HIDDEN_TOOLS_VARIABLE: &str = "EVIDENT_HIDDEN_TOOLS";

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::contract::{CONTRACT_VERSION, contract_bytes};
-use crate::tools::index::IndexHandle;
+use crate::tools::IndexHandle;
 
 pub const STATUS_URI: &str = "evident://status";
 pub const CONTRACT_URI: &str = "evident://contract";

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::contract::{EMBEDDED_CONTRACT, check_cap, tool_entry};
-use crate::tools::registry::default_visible;
+use crate::surface::registry::default_visible;
 
 /// Why the server must not start, if it must not.
 pub fn self_test() -> Result<(), String> {

@@ -18,12 +18,11 @@ use std::time::Instant;
 use super::config::{ServeConfig, timeout};
 use super::{prompt, resources};
 use crate::contract::tool_entry;
+use crate::surface::echo;
+use crate::surface::registry::ToolSpec;
+use crate::surface::{ErrorCode, ToolError};
 use crate::telemetry::{CallRecord, Telemetry, digest};
-use crate::tools::catalog::echo;
-use crate::tools::dispatch;
-use crate::tools::index::IndexHandle;
-use crate::tools::registry::ToolSpec;
-use crate::tools::{ErrorCode, ToolError};
+use crate::tools::{self as dispatch, IndexHandle};
 
 /// The protocol revisions evident implements (structured tool output needs 2025-06-18 or later).
 pub const PROTOCOL_VERSIONS: &[ProtocolVersion] =
@@ -109,7 +108,7 @@ impl EvidentServer {
         outcome: &Result<Value, ToolError>,
     ) {
         let Some(telemetry) = &self.inner.telemetry else { return };
-        let (tool, alias) = match crate::tools::registry::alias(name) {
+        let (tool, alias) = match crate::surface::registry::alias(name) {
             Some(a) => (a.target.to_owned(), Some(a.name.to_owned())),
             None => (echo(name), None),
         };

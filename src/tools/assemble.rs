@@ -6,17 +6,17 @@
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::catalog::ToolError;
-use super::envelope::*;
-use super::index::OpenIndex;
-use super::sufficiency::{Operation, Signals, decide};
-use super::warnings::{Warning, WarningCode};
+use super::serving::OpenIndex;
 use crate::fusion::DEFAULT_K;
 use crate::lane::Lane;
 use crate::lane::parse_query;
 use crate::lexical::{analyzed_terms, highlight};
 use crate::search::SearchHit;
 use crate::store::{PassageRow, SourceRow};
+use crate::surface::ToolError;
+use crate::surface::envelope::*;
+use crate::surface::{Operation, Signals, decide};
+use crate::surface::{Warning, WarningCode};
 use crate::text::normalized_words;
 
 pub const TRACE_COMPLETE: &str = "COMPLETE";

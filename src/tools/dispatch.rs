@@ -6,21 +6,38 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::args::Args;
-use super::catalog::{ErrorCode, ToolError, echo};
-use super::envelope::Envelope;
-use super::index::OpenIndex;
-use super::params::{Kind, validate};
-use super::registry::{self, ToolSpec};
-use super::snippet::{self, Detail};
-use super::warnings::{Warning, WarningCode};
+use super::handlers;
+use super::serving::OpenIndex;
+use super::snippet;
+use crate::surface::envelope::Envelope;
+use crate::surface::registry::{self, ToolSpec};
+use crate::surface::{DEFAULT_RESPONSE_BUDGET, Detail};
+use crate::surface::{ErrorCode, ToolError, echo};
+use crate::surface::{Kind, validate};
+use crate::surface::{Warning, WarningCode};
 
-/// Byte budget of a response to a call that asks for no more than the
-/// defaults (no count raised, no flag turned on): small enough that agents
-/// read it whole. Larger results are paged with a cursor.
-pub const DEFAULT_RESPONSE_BUDGET: usize = 24_000;
-/// Byte budget of any response (the server's default `--response-budget`):
-/// under the ~50,000 characters at which agent clients spill tool output.
-pub const MAX_RESPONSE_BUDGET: usize = 48_000;
+/// What runs a tool: validated arguments in, a finished envelope out.
+pub type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
+
+/// The handler of each registered tool. The registry (surface) names tools;
+/// this map is the only place that ties a name to code.
+pub fn handler_for(name: &str) -> Option<Handler> {
+    let handler: Handler = match name {
+        "search_passages" => handlers::search::search_passages,
+        "get_passage" => handlers::passage::get_passage,
+        "get_context" => handlers::passage::get_context,
+        "resolve_entity" => handlers::concept::resolve_entity,
+        "get_concept" => handlers::concept::get_concept,
+        "find_concept_evidence" => handlers::concept::find_concept_evidence,
+        "trace_concept" => handlers::concept::trace_concept,
+        "compare_concepts" => handlers::concept::compare_concepts,
+        "trace_source" => handlers::passage::trace_source,
+        "terminology_lookup" => handlers::terminology::terminology_lookup,
+        "lane_search" => handlers::search::lane_search,
+        _ => return None,
+    };
+    Some(handler)
+}
 
 /// A call ready to run: its tool, validated arguments and page.
 #[derive(Debug)]
@@ -117,7 +134,11 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<V
         call.offset = read_cursor(&cursor, &index.generation, call.spec, &call.args)?;
     }
     crate::failpoint::in_tool(call.spec.name);
-    let mut envelope = (call.spec.handler)(index, &call.args)?;
+    let handler = handler_for(call.spec.name).ok_or_else(|| {
+        tracing::error!(tool = call.spec.name, "a registered tool has no handler");
+        ToolError::new(ErrorCode::InternalError, "the tool is not available in this server build")
+    })?;
+    let mut envelope = handler(index, &call.args)?;
     envelope.request.tool = call.spec.name.to_owned();
     if let Some(old) = call.original_tool {
         envelope.request.original_tool = Some(old.to_owned());
@@ -217,6 +238,17 @@ mod tests {
         assert_eq!(call.args.text("query"), Some("natural selection"));
         assert_eq!(call.args.text("retrieval_mode"), Some("lexical"));
         assert!(call.args.0.get("terms").is_none());
+    }
+
+    #[test]
+    fn every_registered_tool_has_a_handler_and_nothing_else_does() {
+        for spec in registry::TOOLS {
+            assert!(handler_for(spec.name).is_some(), "{} has no handler", spec.name);
+        }
+        for alias in registry::ALIASES {
+            assert!(handler_for(alias.name).is_none(), "alias {} must dispatch through its target", alias.name);
+        }
+        assert!(handler_for("nope").is_none());
     }
 
     #[test]

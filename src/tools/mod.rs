@@ -1,22 +1,16 @@
-//! The tool surface: the registry, argument validation, the envelope, the
-//! sufficiency rules, the error catalog and warnings, and the handlers. The
-//! MCP server (`crate::mcp`) and the contract (`crate::contract`) only read
-//! from here.
+//! Running the tool surface (`crate::surface`): validated arguments, the
+//! handlers, evidence assembly into the envelope, resolution of terms to
+//! entities, snippets, and dispatch — which owns the name → handler map —
+//! against the serving index generation (`serving`).
 
-pub mod args;
-pub mod assemble;
-pub mod catalog;
-pub mod dispatch;
-pub mod envelope;
-pub mod handlers;
-pub mod index;
-pub mod params;
-pub mod registry;
-pub mod resolve;
-pub mod snippet;
-pub mod sufficiency;
-pub mod warnings;
+mod args;
+mod assemble;
+mod dispatch;
+mod handlers;
+mod resolve;
+mod serving;
+mod snippet;
 
-pub use catalog::{ErrorCode, ToolError};
-pub use envelope::Envelope;
-pub use index::{IndexHandle, OpenIndex};
+pub use args::Args;
+pub use dispatch::{Prepared, budget_for, handler_for, prepare, run};
+pub use serving::{IndexHandle, OpenIndex};

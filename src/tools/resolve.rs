@@ -2,11 +2,12 @@
 //! ENTITY_COLLISION or UNRESOLVED, never silently one of several. The linker
 //! finds mentions in queries; this module decides what they mean.
 
-use super::catalog::{ErrorCode, ToolError, echo};
-use super::envelope::{AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy};
-use super::index::OpenIndex;
-use super::warnings::{Warning, WarningCode};
+use super::serving::OpenIndex;
 use crate::corpus::Entity;
+use crate::surface::MAX_SUGGESTIONS;
+use crate::surface::envelope::{AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy};
+use crate::surface::{ErrorCode, ToolError, echo};
+use crate::surface::{Warning, WarningCode};
 
 pub fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option<String>) -> EntityRef {
     EntityRef {
@@ -62,9 +63,6 @@ pub fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Re
     }
     out
 }
-
-/// Close names offered for a term that names no entity.
-pub const MAX_SUGGESTIONS: usize = 5;
 
 fn resolved(out: &mut Resolution, term: &str, entity: &Entity, how: ResolvedBy, alias: Option<String>) {
     if entity.ambiguous {

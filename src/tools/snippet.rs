@@ -4,29 +4,8 @@
 //! Applied after the envelope is finished: coverage and the verdict are
 //! always computed on the whole passages.
 
-use super::envelope::{Envelope, EvidenceItem};
-
-/// Longest snippet, in characters, the ellipses included.
-pub const SNIPPET_CHARS: usize = 300;
-
-/// How much of each passage a search tool returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
-    Full,
-    Snippet,
-}
-
-impl Detail {
-    /// The parameter's choices, in schema order (the first is the default).
-    pub const CHOICES: &'static [&'static str] = &["full", "snippet"];
-
-    pub fn parse(value: Option<&str>) -> Self {
-        match value {
-            Some("snippet") => Detail::Snippet,
-            _ => Detail::Full,
-        }
-    }
-}
+use crate::surface::SNIPPET_CHARS;
+use crate::surface::envelope::{Envelope, EvidenceItem};
 
 const ELLIPSIS: char = '…';
 

@@ -11,14 +11,14 @@ use crate::lane::Filters;
 use crate::lane::Lane;
 use crate::search::{SearchOutcome, SearchRequest};
 use crate::store::LinkFilter;
+use crate::surface::Operation;
+use crate::surface::envelope::*;
+use crate::surface::{ErrorCode, ToolError};
+use crate::surface::{Warning, WarningCode};
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
-use crate::tools::catalog::{ErrorCode, ToolError};
-use crate::tools::envelope::*;
-use crate::tools::index::OpenIndex;
 use crate::tools::resolve::{self, Concept, require_one, resolve_term};
-use crate::tools::sufficiency::Operation;
-use crate::tools::warnings::{Warning, WarningCode};
+use crate::tools::serving::OpenIndex;
 
 pub fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let language = args.language("language");

@@ -9,14 +9,14 @@ pub mod terminology;
 use std::time::Instant;
 
 use super::args::Args;
-use super::catalog::{ErrorCode, ToolError, echo};
-use super::envelope::{Collision, Fusion, LaneCount, LaneWeight, Retrieval};
-use super::index::OpenIndex;
 use super::resolve::{self, Concept};
-use super::warnings::{Warning, WarningCode};
+use super::serving::OpenIndex;
 use crate::fusion::{DEFAULT_K, FusionMethod};
 use crate::lane::Filters;
 use crate::search::SearchOutcome;
+use crate::surface::envelope::{Collision, Fusion, LaneCount, LaneWeight, Retrieval};
+use crate::surface::{ErrorCode, ToolError, echo};
+use crate::surface::{Warning, WarningCode};
 
 /// The filters common to the search tools, checked against the corpus.
 pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {

@@ -1,12 +1,12 @@
 //! Lookups by passage id: get_passage, get_context, trace_source.
 
 use crate::store::PassageRow;
+use crate::surface::Operation;
+use crate::surface::envelope::{ChainLink, ContextWindow, Envelope, Neighbours, ProvenanceChain};
+use crate::surface::{ErrorCode, ToolError, echo};
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
-use crate::tools::catalog::{ErrorCode, ToolError, echo};
-use crate::tools::envelope::{ChainLink, ContextWindow, Envelope, Neighbours, ProvenanceChain};
-use crate::tools::index::OpenIndex;
-use crate::tools::sufficiency::Operation;
+use crate::tools::serving::OpenIndex;
 
 fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
     let id = id.trim();

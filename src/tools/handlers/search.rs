@@ -8,13 +8,13 @@ use crate::lane::Lane;
 use crate::lane::{Filters, parse_query};
 use crate::routing::RetrievalMode;
 use crate::search::{LaneInput, SearchRequest};
+use crate::surface::Operation;
+use crate::surface::envelope::{Envelope, LaneCount, Retrieval};
+use crate::surface::{ErrorCode, ToolError};
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
-use crate::tools::catalog::{ErrorCode, ToolError};
-use crate::tools::envelope::{Envelope, LaneCount, Retrieval};
-use crate::tools::index::OpenIndex;
 use crate::tools::resolve;
-use crate::tools::sufficiency::Operation;
+use crate::tools::serving::OpenIndex;
 
 /// A validated choice parameter as its enum (validation already refused other values).
 fn choice<T: std::str::FromStr<Err = String>>(args: &Args, name: &str) -> Result<T, ToolError> {

@@ -1,14 +1,14 @@
 //! terminology_lookup: reviewed cross-lingual equivalents of a term.
 
+use crate::surface::Operation;
+use crate::surface::ToolError;
+use crate::surface::envelope::{Envelope, ResolutionStatus, TermMappingOut};
+use crate::surface::{Warning, WarningCode};
 use crate::text::normalized_words;
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, finish};
-use crate::tools::catalog::ToolError;
-use crate::tools::envelope::{Envelope, ResolutionStatus, TermMappingOut};
-use crate::tools::index::OpenIndex;
 use crate::tools::resolve::{self, resolve_term};
-use crate::tools::sufficiency::Operation;
-use crate::tools::warnings::{Warning, WarningCode};
+use crate::tools::serving::OpenIndex;
 
 pub fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let term = args.required("term").trim();

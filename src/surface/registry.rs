@@ -1,21 +1,14 @@
 //! The tool registry: the one source of truth for the tool surface. Every
-//! tool's name, description, parameters, timeout, visibility and handler is
+//! tool's name, description, parameters, timeout and visibility is
 //! here; `tools/list`, dispatch, the published contract and TOOLS.md are all
 //! derived from these tables.
 
 use serde_json::{Map, Value, json};
 
-use super::args::Args;
-use super::catalog::ToolError;
-use super::envelope::Envelope;
-use super::handlers;
-use super::index::OpenIndex;
+use super::params::Detail;
 use super::params::{DefaultValue, Kind, Param};
-use super::snippet::Detail;
 use crate::lane::Lane;
 use crate::routing::RetrievalMode;
-
-pub type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
 
 /// Most tools `tools/list` may show. Enforced at start-up, by a test, and by
 /// the contract check.
@@ -33,7 +26,6 @@ pub struct ToolSpec {
     pub timeout_secs: u64,
     /// Registered and callable, but not listed (unless `EVIDENT_HIDDEN_TOOLS` says otherwise).
     pub hidden: bool,
-    pub handler: Handler,
 }
 
 impl std::fmt::Debug for ToolSpec {
@@ -161,7 +153,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 30,
         hidden: false,
-        handler: handlers::search::search_passages,
     },
     ToolSpec {
         name: "get_passage",
@@ -173,7 +164,6 @@ pub static TOOLS: &[ToolSpec] = &[
         params: &[PASSAGE_ID],
         timeout_secs: 5,
         hidden: false,
-        handler: handlers::passage::get_passage,
     },
     ToolSpec {
         name: "get_context",
@@ -189,7 +179,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 5,
         hidden: false,
-        handler: handlers::passage::get_context,
     },
     ToolSpec {
         name: "resolve_entity",
@@ -206,7 +195,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 5,
         hidden: false,
-        handler: handlers::concept::resolve_entity,
     },
     ToolSpec {
         name: "get_concept",
@@ -222,7 +210,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ), CURSOR],
         timeout_secs: 5,
         hidden: false,
-        handler: handlers::concept::get_concept,
     },
     ToolSpec {
         name: "find_concept_evidence",
@@ -243,7 +230,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 30,
         hidden: false,
-        handler: handlers::concept::find_concept_evidence,
     },
     ToolSpec {
         name: "trace_concept",
@@ -261,7 +247,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 60,
         hidden: false,
-        handler: handlers::concept::trace_concept,
     },
     ToolSpec {
         name: "compare_concepts",
@@ -280,7 +265,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 60,
         hidden: false,
-        handler: handlers::concept::compare_concepts,
     },
     ToolSpec {
         name: "trace_source",
@@ -292,7 +276,6 @@ pub static TOOLS: &[ToolSpec] = &[
         params: &[PASSAGE_ID],
         timeout_secs: 5,
         hidden: false,
-        handler: handlers::passage::trace_source,
     },
     ToolSpec {
         name: "terminology_lookup",
@@ -310,7 +293,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 5,
         hidden: false,
-        handler: handlers::terminology::terminology_lookup,
     },
     ToolSpec {
         name: "lane_search",
@@ -329,7 +311,6 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 30,
         hidden: true,
-        handler: handlers::search::lane_search,
     },
 ];
 

@@ -12,6 +12,25 @@ pub const MAX_STRING_CHARS: usize = 2_000;
 /// Most items a list parameter accepts.
 pub const MAX_LIST_ITEMS: usize = 20;
 
+/// How much of each passage a search tool returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    Full,
+    Snippet,
+}
+
+impl Detail {
+    /// The parameter's choices, in schema order (the first is the default).
+    pub const CHOICES: &'static [&'static str] = &["full", "snippet"];
+
+    pub fn parse(value: Option<&str>) -> Self {
+        match value {
+            Some("snippet") => Detail::Snippet,
+            _ => Detail::Full,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// A non-empty string of at most `MAX_STRING_CHARS` characters.

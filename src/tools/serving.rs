@@ -6,12 +6,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use super::catalog::ToolError;
-use super::envelope::Suggestion;
 use crate::corpus::{Entity, TermMapping};
 use crate::index::IndexDir;
 use crate::search::Searcher;
 use crate::store::PeriodRow;
+use crate::surface::ToolError;
+use crate::surface::envelope::Suggestion;
 use crate::text::normalized_words;
 
 /// One opened generation. Immutable; shared by concurrent calls.
