@@ -105,15 +105,15 @@ fn language_and_work_filters_restrict_results() {
 
     let german = search_hits(&index, "natürliche Züchtung", &["--language", "de"]);
     assert!(!german.as_array().unwrap().is_empty());
-    assert!(german.as_array().unwrap().iter().all(|h| h["language"] == "de"));
+    assert!(common::items(&german).iter().all(|h| h["language"] == "de"));
 
     let late = search_hits(&index, "survival of the fittest", &["--work", "ed-1872"]);
     assert!(!late.as_array().unwrap().is_empty());
-    assert!(late.as_array().unwrap().iter().all(|h| h["work"] == "ed-1872"));
+    assert!(common::items(&late).iter().all(|h| h["work"] == "ed-1872"));
 
     // An English query is not answered first by German passages.
     let english = search_hits(&index, "natural selection", &["-k", "3", "--mode", "lexical"]);
-    assert!(english.as_array().unwrap().iter().all(|h| h["language"] == "en"), "{english}");
+    assert!(common::items(&english).iter().all(|h| h["language"] == "en"), "{english}");
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn exact_mode_finds_a_passage_by_id_or_phrase() {
     assert_eq!(by_id["route"]["rule"], "exact");
     let phrase = search_hits(&index, "survival of the fittest", &["--mode", "exact", "-k", "50"]);
     assert!(!phrase.as_array().unwrap().is_empty());
-    assert!(phrase.as_array().unwrap().iter().all(|h| h["text"].as_str().unwrap().contains("survival of the fittest")));
+    assert!(common::items(&phrase).iter().all(|h| h["text"].as_str().unwrap().contains("survival of the fittest")));
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn survival_of_the_fittest_is_found_only_in_1872() {
     assert_eq!(hits.len(), 10);
     assert!(hits.iter().all(|h| h["work"] == "origin-1872"), "{hits:?}");
     let phrase = search_hits(darwin_index(), "\"survival of the fittest\"", &["-k", "100"]);
-    assert!(phrase.as_array().unwrap().iter().all(|h| h["year"] == 1872));
+    assert!(crate::common::items(&phrase).iter().all(|h| h["year"] == 1872));
 }
 
 #[test]
@@ -80,7 +80,7 @@ mod over_mcp {
         assert!(missing.contains(&json!("1859-1860")), "{missing:?}");
         assert!(!missing.contains(&json!("1867-1872")), "{missing:?}");
         assert!(warning_codes(&e).contains(&"NO_EVIDENCE_FOR_PERIOD".to_owned()));
-        assert!(e["evidence"].as_array().unwrap().iter().all(|i| i["work"] == "origin-1872"));
+        assert!(crate::common::items(&e["evidence"]).iter().all(|i| i["work"] == "origin-1872"));
     }
 
     #[test]

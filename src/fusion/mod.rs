@@ -51,6 +51,9 @@ pub struct FusedHit {
     pub score: f64,
     /// The item's 1-based rank in each lane that found it, in lane order.
     pub component_ranks: Vec<(Lane, u32)>,
+    /// Each of those lanes' share of `score` (same order): what `explain`
+    /// shows, computed by the method that ran, never re-derived elsewhere.
+    pub contributions: Vec<(Lane, f64)>,
 }
 
 impl FusedHit {
@@ -81,12 +84,25 @@ pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> V
     // ranks[slot * lane_count + lane] = 1-based rank, 0 = not found by that lane.
     let mut ranks: Vec<u32> = Vec::with_capacity(capacity * lane_count);
 
-    for &lane_index in &order {
-        let lane = &lanes[lane_index];
-        let normaliser = match method {
+    let normalisers: Vec<Option<Dbsf>> = lanes
+        .iter()
+        .map(|lane| match method {
             FusionMethod::Dbsf => Some(Dbsf::of(lane.hits)),
             FusionMethod::Rrf { .. } => None,
-        };
+        })
+        .collect();
+    let contribution = |lane_index: usize, rank: u32| -> f64 {
+        let lane = &lanes[lane_index];
+        match (&method, &normalisers[lane_index]) {
+            (FusionMethod::Rrf { k }, _) => lane.weight / (k + f64::from(rank)),
+            (FusionMethod::Dbsf, Some(n)) => {
+                lane.hits.hits.get(rank as usize - 1).map_or(0.0, |hit| lane.weight * n.normalise(hit.score))
+            }
+            (FusionMethod::Dbsf, None) => 0.0,
+        }
+    };
+    for &lane_index in &order {
+        let lane = &lanes[lane_index];
         for (position, hit) in lane.hits.hits.iter().enumerate() {
             let rank = position as u32 + 1;
             let slot = *index.entry(hit.passage_id.as_str()).or_insert_with(|| {
@@ -99,13 +115,8 @@ pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> V
                 continue; // a repeated id counts once per lane, at its first rank
             }
             *cell = rank;
-            let contribution = match (&method, &normaliser) {
-                (FusionMethod::Rrf { k }, _) => lane.weight / (k + f64::from(rank)),
-                (FusionMethod::Dbsf, Some(n)) => lane.weight * n.normalise(hit.score),
-                (FusionMethod::Dbsf, None) => 0.0,
-            };
             let s = &mut slots[slot];
-            s.score += contribution;
+            s.score += contribution(lane_index, rank);
             s.best_rank = s.best_rank.min(rank);
         }
     }
@@ -128,13 +139,21 @@ pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> V
     selected
         .into_iter()
         .map(|slot| {
-            let component_ranks = (0..lane_count)
+            let found: Vec<(usize, u32)> = (0..lane_count)
                 .filter_map(|lane| {
                     let rank = ranks[slot * lane_count + lane];
-                    (rank != 0).then(|| (lanes[lane].hits.lane, rank))
+                    (rank != 0).then_some((lane, rank))
                 })
                 .collect();
-            FusedHit { passage_id: slots[slot].id.to_owned(), score: slots[slot].score, component_ranks }
+            FusedHit {
+                passage_id: slots[slot].id.to_owned(),
+                score: slots[slot].score,
+                component_ranks: found.iter().map(|&(lane, rank)| (lanes[lane].hits.lane, rank)).collect(),
+                contributions: found
+                    .iter()
+                    .map(|&(lane, rank)| (lanes[lane].hits.lane, contribution(lane, rank)))
+                    .collect(),
+            }
         })
         .collect()
 }

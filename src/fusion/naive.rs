@@ -31,6 +31,11 @@ pub fn rrf(k: f64, lanes: &[WeightedLane<'_>], top_k: usize) -> Vec<FusedHit> {
                 .enumerate()
                 .filter_map(|(lane, r)| r.map(|r| (lanes[lane].hits.lane, r)))
                 .collect(),
+            contributions: ranks
+                .iter()
+                .enumerate()
+                .filter_map(|(lane, r)| r.map(|r| (lanes[lane].hits.lane, lanes[lane].weight / (k + f64::from(r)))))
+                .collect(),
         })
         .collect();
     all.sort_by(|a, b| {

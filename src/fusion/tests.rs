@@ -27,6 +27,10 @@ fn hand_computed_scores_and_component_ranks() {
     assert_eq!(ids, vec!["y", "x", "w", "z"]);
     assert!((fused[0].score - (1.0 / 62.0 + 1.0 / 61.0)).abs() < 1e-12);
     assert_eq!(fused[0].component_ranks, vec![(Lane::Lexical, 2), (Lane::Vector, 1)]);
+    // Each lane's share, in the same order, sums to the score.
+    let shares: Vec<(Lane, f64)> = fused[0].contributions.clone();
+    assert_eq!(shares, vec![(Lane::Lexical, 1.0 / 62.0), (Lane::Vector, 1.0 / 61.0)]);
+    assert!((shares.iter().map(|(_, c)| c).sum::<f64>() - fused[0].score).abs() < 1e-12);
     // x (1/61) and w (1/62): x first; w and z both 1/62 and 1/63 differ.
     assert!((fused[1].score - 1.0 / 61.0).abs() < 1e-12);
 }
@@ -118,7 +122,10 @@ proptest! {
         let mut after = rrf(&w, k);
         // component_ranks are listed in the caller's lane order; compare them as sets.
         let mut before = before;
-        for h in before.iter_mut().chain(after.iter_mut()) { h.component_ranks.sort(); }
+        for h in before.iter_mut().chain(after.iter_mut()) {
+            h.component_ranks.sort();
+            h.contributions.sort_by_key(|(lane, _)| *lane);
+        }
         prop_assert_eq!(before, after);
     }
 

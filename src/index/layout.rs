@@ -143,6 +143,11 @@ impl IndexDir {
         Err(Error::IndexBusy { path: self.root.clone(), pid: 0 })
     }
 
+    /// Where the `CURRENT` pointer of the index at `root` lives (readers watch its identity).
+    pub fn current_path(root: &Path) -> PathBuf {
+        root.join(CURRENT_FILE)
+    }
+
     /// The generation `CURRENT` points to, if any build has completed.
     pub fn current(&self) -> Result<Option<Generation>> {
         let pointer = self.root.join(CURRENT_FILE);

@@ -2,7 +2,7 @@
 //! budget, the hidden-tool set and per-tool timeouts (environment overrides
 //! read once at start-up).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -24,6 +24,8 @@ pub struct ServeConfig {
     pub hidden: BTreeSet<String>,
     /// Where the query log goes; `None` turns telemetry off.
     pub telemetry: Option<PathBuf>,
+    /// Each tool's time limit: the registry's, or `EVIDENT_TIMEOUT_<TOOL>` read at start-up.
+    timeouts: BTreeMap<&'static str, Duration>,
 }
 
 impl ServeConfig {
@@ -34,7 +36,19 @@ impl ServeConfig {
             models_dir,
             response_budget: MAX_RESPONSE_BUDGET,
             hidden: hidden_from_env(std::env::var(HIDDEN_TOOLS_VARIABLE).ok().as_deref()),
+            timeouts: TOOLS
+                .iter()
+                .map(|spec| {
+                    let variable = format!("{TIMEOUT_VARIABLE_PREFIX}{}", spec.name.to_uppercase());
+                    (spec.name, timeout_from(spec, std::env::var(variable).ok().as_deref()))
+                })
+                .collect(),
         }
+    }
+
+    /// The tool's time limit, as configured at start-up.
+    pub fn timeout(&self, spec: &ToolSpec) -> Duration {
+        self.timeouts.get(spec.name).copied().unwrap_or(Duration::from_secs(spec.timeout_secs))
     }
 
     /// The tools `tools/list` shows, in registry order.
@@ -51,11 +65,9 @@ pub fn hidden_from_env(value: Option<&str>) -> BTreeSet<String> {
     }
 }
 
-/// The tool's timeout: its registry value, or the environment's override.
-pub fn timeout(spec: &ToolSpec) -> Duration {
-    let variable = format!("{TIMEOUT_VARIABLE_PREFIX}{}", spec.name.to_uppercase());
-    std::env::var(&variable)
-        .ok()
+/// A tool's timeout: its registry value, or an override in seconds (fractions allowed).
+fn timeout_from(spec: &ToolSpec, value: Option<&str>) -> Duration {
+    value
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s > 0.0)
         .map_or(Duration::from_secs(spec.timeout_secs), Duration::from_secs_f64)
@@ -64,6 +76,16 @@ pub fn timeout(spec: &ToolSpec) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timeouts_take_a_positive_override_and_fall_back_to_the_registry() {
+        let spec = &TOOLS[0];
+        assert_eq!(timeout_from(spec, None), Duration::from_secs(spec.timeout_secs));
+        assert_eq!(timeout_from(spec, Some(" 0.5 ")), Duration::from_millis(500));
+        for bad in ["0", "-1", "NaN", "inf", "soon"] {
+            assert_eq!(timeout_from(spec, Some(bad)), Duration::from_secs(spec.timeout_secs), "{bad}");
+        }
+    }
 
     #[test]
     fn hidden_set_defaults_to_the_registry_and_empty_shows_all() {

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::config::{ServeConfig, timeout};
+use super::config::ServeConfig;
 use super::{prompt, resources};
 use crate::contract::tool_entry;
 use crate::surface::echo;
@@ -74,7 +74,7 @@ impl EvidentServer {
     ) -> Result<Value, ToolError> {
         let prepared = dispatch::prepare(name, arguments)?;
         let spec = prepared.spec;
-        let limit = timeout(spec);
+        let limit = self.inner.config.timeout(spec);
         let inner = Arc::clone(&self.inner);
         let work = tokio::task::spawn_blocking(move || {
             let index = inner.index.get()?;

@@ -20,14 +20,34 @@ pub enum Detail {
 }
 
 impl Detail {
+    pub const ALL: [Detail; 2] = [Detail::Full, Detail::Snippet];
     /// The parameter's choices, in schema order (the first is the default).
-    pub const CHOICES: &'static [&'static str] = &["full", "snippet"];
-
-    pub fn parse(value: Option<&str>) -> Self {
-        match value {
-            Some("snippet") => Detail::Snippet,
-            _ => Detail::Full,
+    pub const CHOICES: &'static [&'static str] = &{
+        let mut names = [""; 2];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::ALL[i].as_str();
+            i += 1;
         }
+        names
+    };
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Detail::Full => "full",
+            Detail::Snippet => "snippet",
+        }
+    }
+}
+
+impl std::str::FromStr for Detail {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|d| d.as_str() == s)
+            .ok_or_else(|| format!("unknown detail `{s}`; one of: {}", Self::CHOICES.join(", ")))
     }
 }
 

@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::surface::{ErrorCode, ToolError};
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Args(pub Map<String, Value>);
 
@@ -11,21 +13,34 @@ impl Args {
         self.0.get(name).and_then(Value::as_str)
     }
 
-    /// A required text parameter (empty only if the registry and handler disagree).
-    pub fn required(&self, name: &str) -> &str {
-        self.text(name).unwrap_or_default()
+    /// A parameter validation guarantees (required, or optional with a
+    /// default); its absence means the registry and the handler disagree,
+    /// which is a server fault, never the caller's.
+    fn present(&self, name: &str) -> Result<&Value, ToolError> {
+        self.0.get(name).ok_or_else(|| {
+            tracing::error!(parameter = name, "a handler read a parameter that validation does not fill");
+            ToolError::new(ErrorCode::InternalError, "the call failed inside the server; see the server log")
+        })
     }
 
-    pub fn integer(&self, name: &str, fallback: i64) -> i64 {
-        self.0.get(name).and_then(Value::as_i64).unwrap_or(fallback)
+    /// A required text parameter, or a text parameter with a default.
+    pub fn required(&self, name: &str) -> Result<&str, ToolError> {
+        self.present(name)?.as_str().ok_or_else(|| mistyped(name))
     }
 
-    pub fn count(&self, name: &str, fallback: usize) -> usize {
-        usize::try_from(self.integer(name, fallback as i64)).unwrap_or(fallback)
+    /// An integer parameter with a default (or required), as validated.
+    pub fn integer(&self, name: &str) -> Result<i64, ToolError> {
+        self.present(name)?.as_i64().ok_or_else(|| mistyped(name))
     }
 
-    pub fn flag(&self, name: &str) -> bool {
-        self.0.get(name).and_then(Value::as_bool).unwrap_or(false)
+    /// A count (an integer parameter whose range starts at 0 or above).
+    pub fn count(&self, name: &str) -> Result<usize, ToolError> {
+        usize::try_from(self.integer(name)?).map_err(|_| mistyped(name))
+    }
+
+    /// A boolean parameter with a default.
+    pub fn flag(&self, name: &str) -> Result<bool, ToolError> {
+        self.present(name)?.as_bool().ok_or_else(|| mistyped(name))
     }
 
     pub fn list(&self, name: &str) -> Vec<String> {
@@ -46,5 +61,26 @@ impl Args {
         let mut map = self.0.clone();
         map.remove("cursor");
         map
+    }
+}
+
+fn mistyped(name: &str) -> ToolError {
+    tracing::error!(parameter = name, "a validated parameter has an unexpected type");
+    ToolError::new(ErrorCode::InternalError, "the call failed inside the server; see the server log")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn validated_values_are_read_and_a_missing_one_is_a_server_fault() {
+        let args = Args(json!({"query": "x", "top_k": 7, "explain": true}).as_object().unwrap().clone());
+        assert_eq!(args.required("query"), Ok("x"));
+        assert_eq!(args.count("top_k"), Ok(7));
+        assert_eq!(args.flag("explain"), Ok(true));
+        assert_eq!(args.count("per_period").unwrap_err().code, ErrorCode::InternalError);
+        assert_eq!(args.required("top_k").unwrap_err().code, ErrorCode::InternalError);
     }
 }

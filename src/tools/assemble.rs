@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::serving::OpenIndex;
-use crate::fusion::DEFAULT_K;
 use crate::lane::Lane;
 use crate::lane::parse_query;
 use crate::lexical::{analyzed_terms, highlight};
@@ -82,8 +81,14 @@ pub fn item_provenance(passage: &PassageRow, source: Option<&SourceRow>) -> Item
 
 /// How an item was found, for `why_retrieved`.
 pub enum Found<'a> {
-    /// By one or more lanes, with the fused score.
-    Ranked { score: f64, ranks: &'a [(Lane, u32)], weights: &'a [(Lane, f64)], explain: bool },
+    /// By one or more lanes, with the fused score and each lane's share of it.
+    Ranked {
+        score: f64,
+        ranks: &'a [(Lane, u32)],
+        contributions: &'a [(Lane, f64)],
+        weights: &'a [(Lane, f64)],
+        explain: bool,
+    },
     /// Named by the caller (lookups).
     Requested(&'a str),
 }
@@ -103,27 +108,38 @@ impl<'a> ItemBuilder<'a> {
         if let Some(s) = self.sources.get(document) {
             return Ok(s.clone());
         }
-        let s = self.index.searcher.store().source_of(document)?;
+        let s = self.index.searcher.source_of(document)?;
         self.sources.insert(document.to_owned(), s.clone());
         Ok(s)
     }
 
+    /// An item for a passage named by the caller or a single lane; its entity
+    /// links are read here.
     pub fn item(&mut self, passage: PassageRow, found: Found<'_>) -> Result<EvidenceItem, ToolError> {
-        let source = self.source(&passage.document_id)?;
-        let provenance = item_provenance(&passage, source.as_ref());
         let entities = self
             .index
             .searcher
-            .store()
-            .links_of(std::slice::from_ref(&passage.passage_id))?
+            .entity_links(std::slice::from_ref(&passage.passage_id))?
             .remove(&passage.passage_id)
             .unwrap_or_default()
             .into_iter()
             .map(|(e, _)| e)
             .collect();
+        self.item_linked(passage, found, entities)
+    }
+
+    /// An item whose entity links are already known (search hits carry them).
+    fn item_linked(
+        &mut self,
+        passage: PassageRow,
+        found: Found<'_>,
+        entities: Vec<String>,
+    ) -> Result<EvidenceItem, ToolError> {
+        let source = self.source(&passage.document_id)?;
+        let provenance = item_provenance(&passage, source.as_ref());
         let (why, component_ranks, score, explanation) = match found {
             Found::Requested(why) => (why.to_owned(), BTreeMap::new(), 0.0, None),
-            Found::Ranked { score, ranks, weights, explain } => {
+            Found::Ranked { score, ranks, contributions, weights, explain } => {
                 let parts: Vec<String> = ranks.iter().map(|(l, r)| format!("{} #{r}", l.as_str())).collect();
                 let why = match parts.len() {
                     0 => "no lane".to_owned(),
@@ -135,12 +151,8 @@ impl<'a> ItemBuilder<'a> {
                         .iter()
                         .map(|(lane, rank)| {
                             let weight = weights.iter().find(|(l, _)| l == lane).map_or(1.0, |(_, w)| *w);
-                            Contribution {
-                                lane: lane.as_str().to_owned(),
-                                rank: *rank,
-                                weight,
-                                contribution: weight / (DEFAULT_K + f64::from(*rank)),
-                            }
+                            let share = contributions.iter().find(|(l, _)| l == lane).map_or(0.0, |(_, c)| *c);
+                            Contribution { lane: lane.as_str().to_owned(), rank: *rank, weight, contribution: share }
                         })
                         .collect()
                 });
@@ -179,9 +191,10 @@ impl<'a> ItemBuilder<'a> {
         explain: bool,
     ) -> Result<Vec<EvidenceItem>, ToolError> {
         hits.into_iter()
-            .map(|SearchHit { score, component_ranks, passage, highlights, .. }| {
-                let mut item =
-                    self.item(passage, Found::Ranked { score, ranks: &component_ranks, weights, explain })?;
+            .map(|SearchHit { score, component_ranks, contributions, passage, highlights, entities, .. }| {
+                let found =
+                    Found::Ranked { score, ranks: &component_ranks, contributions: &contributions, weights, explain };
+                let mut item = self.item_linked(passage, found, entities)?;
                 item.highlights = highlights;
                 Ok(item)
             })
@@ -191,7 +204,7 @@ impl<'a> ItemBuilder<'a> {
     /// `before` and `after` passages of the same document around `item`.
     pub fn context(&self, item: &EvidenceItem, before: u32, after: u32) -> Result<ItemContext, ToolError> {
         let first = item.ordinal.saturating_sub(before);
-        let rows = self.index.searcher.store().passages_in_range(&item.document, first, item.ordinal + after)?;
+        let rows = self.index.searcher.passages_in_range(&item.document, first, item.ordinal + after)?;
         let to_out = |p: &PassageRow| ContextPassage {
             passage_id: p.passage_id.clone(),
             ordinal: p.ordinal,
@@ -442,4 +455,110 @@ fn unambiguous_for(item: &EvidenceItem, candidate: &str, draft: &Draft) -> bool 
         c.candidates.iter().any(|x| x.id == candidate)
             && c.candidates.iter().any(|other| other.id != candidate && !item.entities.contains(&other.id))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::Operation;
+
+    fn item(id: &str, document: &str, text: &str, lanes: &[(&str, u32)], entities: &[&str]) -> EvidenceItem {
+        EvidenceItem {
+            passage_id: id.into(),
+            document: document.into(),
+            work: Some(document.split('.').next().unwrap_or(document).into()),
+            section: None,
+            period: None,
+            year: None,
+            language: "en".into(),
+            ordinal: 1,
+            text: text.into(),
+            full_text_chars: None,
+            why_retrieved: String::new(),
+            component_ranks: lanes.iter().map(|(l, r)| ((*l).to_owned(), *r)).collect(),
+            score: 0.0,
+            provenance: ItemProvenance {
+                witness: Some("w".into()),
+                source: "s.md".into(),
+                source_sha256: "ab".into(),
+                trace_status: TRACE_COMPLETE.into(),
+            },
+            entities: entities.iter().map(|e| (*e).to_owned()).collect(),
+            side: None,
+            explanation: None,
+            neighbours: None,
+            context: None,
+            highlights: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn content_words_and_which_item_holds_them() {
+        let items = [
+            item("p.a.0001", "a", "Natural selection acts on varieties.", &[], &[]),
+            item("p.b.0001", "b", "Selection by breeders.", &[], &[]),
+        ];
+        let (terms, matches) = term_matches("What does natural selection do to varieties?", &items);
+        // Question words are not content words; stemmed forms match ("varieties" ~ "variety").
+        assert_eq!(terms, ["natural", "selection", "varieties"]);
+        assert_eq!(matches[0], [true, true, true]);
+        assert_eq!(matches[1], [false, true, false]);
+    }
+
+    fn coverage_of(items: &[EvidenceItem]) -> Coverage {
+        Coverage {
+            evidence_n: items.len(),
+            document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
+            work_n: distinct(items.iter().map(|i| i.work.as_deref())),
+            multi_lane_n: items.iter().filter(|i| i.component_ranks.len() >= 2).count(),
+            ..Coverage::default()
+        }
+    }
+
+    #[test]
+    fn signals_count_the_evidence() {
+        let mut draft = Draft::new(Operation::Search, Map::new());
+        draft.evidence = vec![
+            item("p.a.0001", "a.1", "x", &[("lexical", 1), ("vector", 2)], &["concept.x"]),
+            item("p.a.0002", "a.1", "x", &[("lexical", 2)], &[]),
+            item("p.b.0001", "b.1", "x", &[("vector", 1)], &["concept.x"]),
+        ];
+        draft.entities = vec!["concept.x".into()];
+        draft.retrieval.lanes = vec!["lexical".into(), "vector".into()];
+        let mut coverage = coverage_of(&draft.evidence);
+        coverage.entity_coverage = vec![EntityCoverage { entity_id: "concept.x".into(), found_in: 2 }];
+        let provenance = ProvenanceSummary { source_trace_incomplete_n: 1, ..ProvenanceSummary::default() };
+        let s = signals(&draft, &coverage, &provenance);
+        assert_eq!((s.evidence_n, s.document_n, s.work_n), (3, 2, 2));
+        assert_eq!((s.lanes_run_n, s.multi_lane_n), (2, 1));
+        assert_eq!((s.trace_complete_n, s.trace_incomplete_n), (2, 1));
+        assert_eq!((s.entities_n, s.entities_covered_n), (1, 1));
+    }
+
+    #[test]
+    fn a_collision_is_contested_only_by_items_that_mention_one_reading() {
+        let candidate = |id: &str| EntityRef {
+            id: id.into(),
+            name: id.into(),
+            kind: "concept".into(),
+            review_status: "reviewed".into(),
+            how: None,
+            matched_alias: None,
+            context_mentions: None,
+        };
+        let mut draft = Draft::new(Operation::Search, Map::new());
+        draft.resolution.collisions = vec![Collision {
+            term: "selection".into(),
+            candidates: vec![candidate("c.natural"), candidate("c.methodical")],
+        }];
+        // Both readings in one item: it decides nothing.
+        draft.evidence = vec![item("p.a.0001", "a", "x", &[], &["c.natural", "c.methodical"])];
+        let coverage = coverage_of(&draft.evidence);
+        assert_eq!(signals(&draft, &coverage, &ProvenanceSummary::default()).contested_with_evidence_n, 0);
+        // One item per reading: both readings have evidence of their own.
+        draft.evidence.push(item("p.b.0001", "b", "x", &[], &["c.natural"]));
+        draft.evidence.push(item("p.c.0001", "c", "x", &[], &["c.methodical"]));
+        let coverage = coverage_of(&draft.evidence);
+        assert_eq!(signals(&draft, &coverage, &ProvenanceSummary::default()).contested_with_evidence_n, 2);
+    }
 }

@@ -150,7 +150,11 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<V
         ));
     }
     // After the envelope is finished: coverage and the verdict saw whole passages.
-    if Detail::parse(call.args.text("detail")) == Detail::Snippet {
+    let detail = match call.args.text("detail") {
+        Some(name) => name.parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e))?,
+        None => Detail::Full,
+    };
+    if detail == Detail::Snippet {
         snippet::apply(&mut envelope);
     }
     if call.offset > 0 {

@@ -8,6 +8,7 @@ use crate::surface::MAX_SUGGESTIONS;
 use crate::surface::envelope::{AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy};
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::surface::{Warning, WarningCode};
+use crate::text::Mention;
 
 pub fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option<String>) -> EntityRef {
     EntityRef {
@@ -50,7 +51,7 @@ pub fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Re
         }
     }
     // Not a name itself: the names it contains.
-    from_mentions(index, term, language, &mut out);
+    from_mentions(index, index.searcher.mentions(term, language), &mut out);
     out.status = Some(match (out.collisions.is_empty(), out.entities.len(), out.ambiguous.is_empty()) {
         (false, _, _) => ResolutionStatus::EntityCollision,
         (true, 0, true) => ResolutionStatus::Unresolved,
@@ -78,14 +79,10 @@ fn resolved(out: &mut Resolution, term: &str, entity: &Entity, how: ResolvedBy, 
     out.entities.push(entity_ref(entity, Some(how), alias));
 }
 
-/// Mentions of entity names inside free text (a query): distinct entities,
-/// shared aliases as collisions, entities with several senses as ambiguous.
-pub fn from_mentions(index: &OpenIndex, text: &str, language: Option<&str>, out: &mut Resolution) {
-    let linker = index.searcher.linker();
-    let mentions = match language {
-        Some(l) => linker.link(text, l),
-        None => linker.link_any_language(text),
-    };
+/// What the entity names a text mentions say (the searcher links the text
+/// once): distinct entities, shared aliases as collisions, entities with
+/// several senses as ambiguous.
+pub fn from_mentions(index: &OpenIndex, mentions: Vec<Mention>, out: &mut Resolution) {
     let mut shared: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
     for m in mentions {
         let Some(entity) = index.entity(&m.entity) else { continue };

@@ -8,7 +8,7 @@ use std::sync::{Arc, RwLock};
 
 use crate::corpus::{Entity, TermMapping};
 use crate::index::IndexDir;
-use crate::search::Searcher;
+use crate::search::{CorpusTables, Searcher};
 use crate::store::PeriodRow;
 use crate::surface::ToolError;
 use crate::surface::envelope::Suggestion;
@@ -31,11 +31,7 @@ pub struct OpenIndex {
 impl OpenIndex {
     pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
         let searcher = Searcher::open(dir, models_dir)?;
-        let entities = searcher.store().entities()?;
-        let periods = searcher.store().periods()?;
-        let terminology = searcher.store().terminology()?;
-        let works = searcher.store().works()?;
-        let languages = searcher.store().languages()?;
+        let CorpusTables { entities, periods, terminology, works, languages } = searcher.corpus_tables()?;
         let by_id = entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect();
         let mut by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>> = HashMap::new();
         for (i, entity) in entities.iter().enumerate() {
@@ -169,20 +165,46 @@ impl Closeness {
 
 /// Follows the index directory's `CURRENT` pointer: a call after a rebuild
 /// opens the new generation; calls in flight keep the one they started with.
+/// `CURRENT` is read only when its file identity (inode, length, modification
+/// time) changed since the last call — a publish replaces it by rename — so
+/// a call costs one `stat`, not a read and a parse.
 pub struct IndexHandle {
     dir: PathBuf,
     models_dir: Option<PathBuf>,
-    open: RwLock<Option<Arc<OpenIndex>>>,
+    open: RwLock<Option<Served>>,
+}
+
+/// The open generation and the identity of the `CURRENT` file that named it.
+struct Served {
+    index: Arc<OpenIndex>,
+    current: Option<FileIdentity>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileIdentity {
+    fn of(path: &Path) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(Self { device: meta.dev(), inode: meta.ino(), len: meta.len(), modified: meta.modified().ok() })
+    }
 }
 
 impl IndexHandle {
     /// Opens the serving generation now, so a server can refuse to start without one.
     pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
-        let index = OpenIndex::open(dir, models_dir)?;
+        let current = FileIdentity::of(&IndexDir::current_path(dir));
+        let index = Arc::new(OpenIndex::open(dir, models_dir)?);
         Ok(Self {
             dir: dir.to_owned(),
             models_dir: models_dir.map(Path::to_owned),
-            open: RwLock::new(Some(Arc::new(index))),
+            open: RwLock::new(Some(Served { index, current })),
         })
     }
 
@@ -192,17 +214,27 @@ impl IndexHandle {
 
     /// The serving generation, reopened when `CURRENT` has moved.
     pub fn get(&self) -> Result<Arc<OpenIndex>, ToolError> {
-        let current = IndexDir::open(&self.dir).and_then(|d| d.require_current()).map_err(ToolError::from)?;
+        let identity = FileIdentity::of(&IndexDir::current_path(&self.dir));
         if let Ok(guard) = self.open.read()
-            && let Some(index) = guard.as_ref()
-            && index.generation == current.name
+            && let Some(served) = guard.as_ref()
+            && identity.is_some()
+            && served.current == identity
         {
-            return Ok(Arc::clone(index));
+            return Ok(Arc::clone(&served.index));
         }
-        tracing::info!(generation = %current.name, "opening new index generation");
-        let index = Arc::new(OpenIndex::open(&self.dir, self.models_dir.as_deref()).map_err(ToolError::from)?);
+        let current = IndexDir::open(&self.dir).and_then(|d| d.require_current()).map_err(ToolError::from)?;
+        let reuse = self.open.read().ok().and_then(|guard| {
+            guard.as_ref().filter(|s| s.index.generation == current.name).map(|s| Arc::clone(&s.index))
+        });
+        let index = match reuse {
+            Some(index) => index,
+            None => {
+                tracing::info!(generation = %current.name, "opening new index generation");
+                Arc::new(OpenIndex::open(&self.dir, self.models_dir.as_deref()).map_err(ToolError::from)?)
+            }
+        };
         if let Ok(mut guard) = self.open.write() {
-            *guard = Some(Arc::clone(&index));
+            *guard = Some(Served { index: Arc::clone(&index), current: identity });
         }
         Ok(index)
     }

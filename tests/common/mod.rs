@@ -78,6 +78,13 @@ pub fn ids(hits: &serde_json::Value) -> Vec<String> {
     hits.as_array().expect("array").iter().map(|h| h["passage_id"].as_str().expect("id").to_owned()).collect()
 }
 
+/// A JSON array that must not be empty: an `all()` over it then says something.
+pub fn items(v: &serde_json::Value) -> &Vec<serde_json::Value> {
+    let array = v.as_array().expect("a JSON array");
+    assert!(!array.is_empty(), "expected at least one item");
+    array
+}
+
 pub fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }

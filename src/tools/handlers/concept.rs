@@ -10,7 +10,6 @@ use crate::corpus::Entity;
 use crate::lane::Filters;
 use crate::lane::Lane;
 use crate::search::{SearchOutcome, SearchRequest};
-use crate::store::LinkFilter;
 use crate::surface::Operation;
 use crate::surface::envelope::*;
 use crate::surface::{ErrorCode, ToolError};
@@ -22,9 +21,9 @@ use crate::tools::serving::OpenIndex;
 
 pub fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let language = args.language("language");
-    let mut resolution = resolve_term(index, args.required("term"), language.as_deref());
+    let mut resolution = resolve_term(index, args.required("term")?, language.as_deref());
     if let Some(context) = args.text("context") {
-        let mentions = index.searcher.linker().link_any_language(context);
+        let mentions = index.searcher.mentions(context, None);
         let count = |id: &str| mentions.iter().filter(|m| m.entity == id).map(|m| m.count).sum::<u32>();
         for e in
             resolution.entities.iter_mut().chain(resolution.collisions.iter_mut().flat_map(|c| c.candidates.iter_mut()))
@@ -42,17 +41,13 @@ pub fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolEr
 const CARD_EVIDENCE: usize = 5;
 
 pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
-    let (entity, mut resolution) = match require_one(index, args.required("entity_id"), None)? {
+    let (entity, mut resolution) = match require_one(index, args.required("entity_id")?, None)? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => {
             return Ok(unresolved_envelope(index, args, Operation::Resolution, resolution));
         }
     };
-    let linked = index.searcher.store().passages_linked_to(
-        std::slice::from_ref(&entity.id),
-        &LinkFilter::default(),
-        usize::MAX,
-    )?;
+    let linked = index.searcher.passages_mentioning(std::slice::from_ref(&entity.id), &Filters::default())?;
     let mut languages: Vec<String> = entity.aliases.iter().map(|a| a.language.clone()).collect();
     languages.sort();
     languages.dedup();
@@ -101,13 +96,19 @@ pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     draft.resolution = resolution;
     let mut builder = ItemBuilder::new(index);
     for (rank, (passage_id, _)) in linked.iter().take(CARD_EVIDENCE).enumerate() {
-        let Some(row) = index.searcher.store().passage(passage_id)? else { continue };
+        let Some(row) = index.searcher.passage(passage_id)? else { continue };
         let ranks = [(Lane::Entity, rank as u32 + 1)];
         let score = 1.0 / (crate::fusion::DEFAULT_K + rank as f64 + 1.0);
-        draft.evidence.push(
-            builder
-                .item(row, Found::Ranked { score, ranks: &ranks, weights: &[(Lane::Entity, 1.0)], explain: false })?,
-        );
+        draft.evidence.push(builder.item(
+            row,
+            Found::Ranked {
+                score,
+                ranks: &ranks,
+                contributions: &[(Lane::Entity, score)],
+                weights: &[(Lane::Entity, 1.0)],
+                explain: false,
+            },
+        )?);
     }
     draft.retrieval.lanes = vec![Lane::Entity.as_str().to_owned()];
     draft.retrieval.route = Some("concept.card".to_owned());
@@ -204,11 +205,11 @@ fn unresolved_envelope(index: &OpenIndex, args: &Args, operation: Operation, res
 pub fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let filters = filters(index, args)?;
-    let (entity, resolution) = match require_one(index, args.required("concept"), filters.language.as_deref())? {
+    let (entity, resolution) = match require_one(index, args.required("concept")?, filters.language.as_deref())? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Search, resolution)),
     };
-    let (outcome, _) = concept_search(index, entity, filters, args.count("top_k", 10))?;
+    let (outcome, _) = concept_search(index, entity, filters, args.count("top_k")?)?;
     let mut draft = Draft::new(Operation::Search, args.understood());
     draft.entities = vec![entity.id.clone()];
     draft.retrieval = retrieval(&outcome, crate::fusion::FusionMethod::default(), start);
@@ -231,11 +232,11 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
     let start = Instant::now();
     let language = args.language("language");
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
-    let (entity, resolution) = match require_one(index, args.required("concept"), language.as_deref())? {
+    let (entity, resolution) = match require_one(index, args.required("concept")?, language.as_deref())? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Trace, resolution)),
     };
-    let per_period = args.count("per_period", 3);
+    let per_period = args.count("per_period")?;
     let base = Filters { language: language.clone(), ..Filters::default() };
     let mut draft = Draft::new(Operation::Trace, args.understood());
     let mut builder = ItemBuilder::new(index);
@@ -304,14 +305,14 @@ pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, Tool
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     let mut sides = Vec::new();
     for key in ["concept_a", "concept_b"] {
-        match require_one(index, args.required(key), language.as_deref())? {
+        match require_one(index, args.required(key)?, language.as_deref())? {
             Concept::One(entity, resolution) => sides.push((entity, resolution)),
             Concept::Undecided(resolution) => {
                 return Ok(unresolved_envelope(index, args, Operation::Compare, resolution));
             }
         }
     }
-    let top_k = args.count("top_k", 5);
+    let top_k = args.count("top_k")?;
     let mut draft = Draft::new(Operation::Compare, args.understood());
     let mut builder = ItemBuilder::new(index);
     let mut totals = RunTotals::default();

@@ -10,7 +10,7 @@ use crate::tools::serving::OpenIndex;
 
 fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
     let id = id.trim();
-    index.searcher.store().passage(id)?.ok_or_else(|| {
+    index.searcher.passage(id)?.ok_or_else(|| {
         ToolError::new(
             ErrorCode::PassageNotFound,
             format!(
@@ -22,9 +22,8 @@ fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
 }
 
 pub fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
-    let row = passage(index, args.required("passage_id"))?;
-    let around =
-        index.searcher.store().passages_in_range(&row.document_id, row.ordinal.saturating_sub(1), row.ordinal + 1)?;
+    let row = passage(index, args.required("passage_id")?)?;
+    let around = index.searcher.passages_in_range(&row.document_id, row.ordinal.saturating_sub(1), row.ordinal + 1)?;
     let neighbours = Neighbours {
         previous: around.iter().find(|p| p.ordinal + 1 == row.ordinal).map(|p| p.passage_id.clone()),
         next: around.iter().find(|p| p.ordinal == row.ordinal + 1).map(|p| p.passage_id.clone()),
@@ -38,11 +37,11 @@ pub fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
 }
 
 pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
-    let anchor = passage(index, args.required("passage_id"))?;
-    let before = u32::try_from(args.integer("before", 3)).unwrap_or(0);
-    let after = u32::try_from(args.integer("after", 3)).unwrap_or(0);
+    let anchor = passage(index, args.required("passage_id")?)?;
+    let before = u32::try_from(args.count("before")?).unwrap_or(u32::MAX);
+    let after = u32::try_from(args.count("after")?).unwrap_or(u32::MAX);
     // One passage more on each side tells whether the window reached the document's edge.
-    let rows = index.searcher.store().passages_in_range(
+    let rows = index.searcher.passages_in_range(
         &anchor.document_id,
         anchor.ordinal.saturating_sub(before + 1),
         anchor.ordinal + after + 1,
@@ -79,7 +78,7 @@ pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
 }
 
 pub fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
-    let row = passage(index, args.required("passage_id"))?;
+    let row = passage(index, args.required("passage_id")?)?;
     let mut builder = ItemBuilder::new(index);
     let source = builder.source(&row.document_id)?;
     let link = |name: &str, value: Option<String>| ChainLink {

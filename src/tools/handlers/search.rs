@@ -18,12 +18,12 @@ use crate::tools::serving::OpenIndex;
 
 /// A validated choice parameter as its enum (validation already refused other values).
 fn choice<T: std::str::FromStr<Err = String>>(args: &Args, name: &str) -> Result<T, ToolError> {
-    args.required(name).parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e))
+    args.required(name)?.parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e))
 }
 
 pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
-    let query = args.required("query");
+    let query = args.required("query")?;
     let filters = filters(index, args)?;
     let mode: RetrievalMode = choice(args, "retrieval_mode")?;
     if mode == RetrievalMode::Vector {
@@ -31,7 +31,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
     }
     let request = SearchRequest {
         query: query.to_owned(),
-        top_k: args.count("top_k", 10),
+        top_k: args.count("top_k")?,
         filters: filters.clone(),
         mode,
         ..SearchRequest::default()
@@ -40,7 +40,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
 
     let mut draft = Draft::new(Operation::Search, args.understood());
     // Any language, as the searcher resolves it: the query's language is unknown.
-    resolve::from_mentions(index, query, None, &mut draft.resolution);
+    resolve::from_mentions(index, outcome.query_mentions.clone(), &mut draft.resolution);
     let (_, filter_collisions) = super::entity_filter(index, &args.list("entities"), filters.language.as_deref())?;
     for collision in filter_collisions {
         if !draft.resolution.collisions.iter().any(|c| c.term == collision.term) {
@@ -60,8 +60,8 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
 
     let mut builder = ItemBuilder::new(index);
     let lanes = outcome.route.lanes.clone();
-    let mut items = builder.hits(outcome.hits, &lanes, args.flag("explain"))?;
-    if args.flag("include_context") {
+    let mut items = builder.hits(outcome.hits, &lanes, args.flag("explain")?)?;
+    if args.flag("include_context")? {
         for item in &mut items {
             item.context = Some(builder.context(item, 1, 1)?);
         }
@@ -72,7 +72,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
 
 pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
-    let query = args.required("query");
+    let query = args.required("query")?;
     let lane: Lane = choice(args, "lane")?;
     if lane == Lane::Vector {
         require_vector(index)?;
@@ -81,13 +81,13 @@ pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     known(filters.language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     let parsed = parse_query(query);
     let entities = index.searcher.resolve_query_entities(query);
-    let top_k = args.count("top_k", 10);
+    let top_k = args.count("top_k")?;
     let input =
         LaneInput { query, parsed: &parsed, entities: &entities, filters: &filters, allowed: None, depth: top_k };
     let hits = index.searcher.lane(lane, &input)?;
 
     let mut draft = Draft::new(Operation::Search, args.understood());
-    resolve::from_mentions(index, query, filters.language.as_deref(), &mut draft.resolution);
+    resolve::from_mentions(index, index.searcher.mentions(query, filters.language.as_deref()), &mut draft.resolution);
     draft.warnings = resolve::warnings(&draft.resolution);
     draft.query = Some(query.to_owned());
     draft.retrieval = Retrieval {
@@ -101,12 +101,19 @@ pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     };
     let mut builder = ItemBuilder::new(index);
     for hit in hits.hits.into_iter().take(top_k) {
-        let Some(passage) = index.searcher.store().passage(&hit.passage_id)? else { continue };
+        let Some(passage) = index.searcher.passage(&hit.passage_id)? else { continue };
         let ranks = [(lane, hit.rank)];
         let score = 1.0 / (DEFAULT_K + f64::from(hit.rank));
-        draft.evidence.push(
-            builder.item(passage, Found::Ranked { score, ranks: &ranks, weights: &[(lane, 1.0)], explain: false })?,
-        );
+        draft.evidence.push(builder.item(
+            passage,
+            Found::Ranked {
+                score,
+                ranks: &ranks,
+                contributions: &[(lane, score)],
+                weights: &[(lane, 1.0)],
+                explain: false,
+            },
+        )?);
     }
     Ok(finish(index, draft))
 }

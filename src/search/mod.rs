@@ -2,9 +2,13 @@
 //! routing the query to lanes (see `routing`), running them, and fusing their
 //! ranked lists (see `fusion`).
 
+mod entity;
+mod exact;
+
 use serde::Serialize;
 use std::path::Path;
 
+use crate::corpus::{Entity, TermMapping};
 use crate::error::{Error, Result};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Generation, IndexDir, Manifest};
@@ -13,8 +17,10 @@ use crate::lane::{Lane, LaneHits};
 use crate::lexical::{LexicalIndex, analyzed_terms, highlight};
 use crate::linker::Linker;
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
-use crate::store::{LinkFilter, PassageRow, Store};
+use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
+use crate::text::Mention;
 use crate::vector::{Embedder, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
+use std::collections::BTreeMap;
 
 /// Candidates each lane contributes before fusion.
 pub const DEFAULT_DEPTH: usize = 100;
@@ -72,10 +78,14 @@ pub struct SearchHit {
     pub score: f64,
     /// This passage's 1-based rank in each lane that found it.
     pub component_ranks: Vec<(Lane, u32)>,
+    /// Each of those lanes' share of `score`, as the fusion method computed it.
+    pub contributions: Vec<(Lane, f64)>,
     #[serde(flatten)]
     pub passage: PassageRow,
     /// Byte ranges in `passage.text` of words matching the query.
     pub highlights: Vec<(usize, usize)>,
+    /// The entities the passage mentions (read for all hits in one query).
+    pub entities: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -89,6 +99,9 @@ pub struct SearchOutcome {
     pub vector_disabled_reason: Option<String>,
     /// Entities the query resolved to (used by the entity lane).
     pub resolved_entities: Vec<String>,
+    /// Every entity name the query mentions, shared names included (linked once, here).
+    #[serde(skip)]
+    pub query_mentions: Vec<Mention>,
     pub hits: Vec<SearchHit>,
 }
 
@@ -105,6 +118,20 @@ pub struct LaneInput<'a> {
     pub depth: usize,
 }
 
+/// The small tables of a corpus that every tool call reads.
+pub struct CorpusTables {
+    pub entities: Vec<Entity>,
+    pub periods: Vec<PeriodRow>,
+    pub terminology: Vec<TermMapping>,
+    pub works: Vec<String>,
+    pub languages: Vec<String>,
+}
+
+/// The entities of mentions whose alias names only one entity.
+fn unambiguous(mentions: &[Mention]) -> Vec<String> {
+    mentions.iter().filter(|m| !m.ambiguous).map(|m| m.entity.clone()).collect()
+}
+
 fn link_filter(filters: &Filters) -> LinkFilter<'_> {
     LinkFilter { language: filters.language.as_deref(), work: filters.work.as_deref(), years: filters.years }
 }
@@ -112,6 +139,7 @@ fn link_filter(filters: &Filters) -> LinkFilter<'_> {
 /// A routed request's lanes, before fusion.
 pub struct LaneRun {
     pub parsed: ParsedQuery,
+    pub query_mentions: Vec<Mention>,
     pub resolved_entities: Vec<String>,
     pub route: Route,
     /// Each lane's ranked list and its fusion weight.
@@ -155,20 +183,56 @@ impl Searcher {
 
     /// Entities named in `query` by an alias that belongs to exactly one entity.
     pub fn resolve_query_entities(&self, query: &str) -> Vec<String> {
-        self.linker.link_any_language(query).into_iter().filter(|m| !m.ambiguous).map(|m| m.entity).collect()
+        unambiguous(&self.mentions(query, None))
     }
 
-    pub fn store(&self) -> &Store {
-        &self.store
+    /// The entity names `text` mentions, in `language` (any language when `None`).
+    pub fn mentions(&self, text: &str, language: Option<&str>) -> Vec<Mention> {
+        match language {
+            Some(l) => self.linker.link(text, l),
+            None => self.linker.link_any_language(text),
+        }
+    }
+
+    /// One passage by id.
+    pub fn passage(&self, id: &str) -> Result<Option<PassageRow>> {
+        self.store.passage(id)
+    }
+
+    /// The passages of `document` with ordinals `first..=last`, in order.
+    pub fn passages_in_range(&self, document: &str, first: u32, last: u32) -> Result<Vec<PassageRow>> {
+        self.store.passages_in_range(document, first, last)
+    }
+
+    /// The source file a document was read from.
+    pub fn source_of(&self, document: &str) -> Result<Option<SourceRow>> {
+        self.store.source_of(document)
+    }
+
+    /// The entities each passage mentions (one query for all of them).
+    pub fn entity_links(&self, passage_ids: &[String]) -> Result<BTreeMap<String, Vec<(String, bool)>>> {
+        self.store.links_of(passage_ids)
+    }
+
+    /// Passages that mention any of `entities`, within the filters, most mentions first.
+    pub fn passages_mentioning(&self, entities: &[String], filters: &Filters) -> Result<Vec<(String, u32)>> {
+        self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)
+    }
+
+    /// The corpus's small tables, read once when a generation is opened.
+    pub fn corpus_tables(&self) -> Result<CorpusTables> {
+        Ok(CorpusTables {
+            entities: self.store.entities()?,
+            periods: self.store.periods()?,
+            terminology: self.store.terminology()?,
+            works: self.store.works()?,
+            languages: self.store.languages()?,
+        })
     }
 
     /// Whether `word` occurs anywhere in the corpus (lexical index, any language).
     pub fn word_occurs(&self, word: &str) -> bool {
         self.lexical.occurs(word)
-    }
-
-    pub fn linker(&self) -> &Linker {
-        &self.linker
     }
 
     /// Why the vector lane is off, or `None` when it is on.
@@ -190,19 +254,8 @@ impl Searcher {
         let LaneInput { query, parsed, entities, filters, allowed, depth } = *input;
         match lane {
             Lane::Lexical => self.lexical.search(parsed, filters, allowed, depth),
-            Lane::Exact => self.exact_lane(input),
-            Lane::Entity => {
-                let linked = self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)?;
-                let allowed: Option<std::collections::HashSet<&str>> =
-                    allowed.map(|ids| ids.iter().map(String::as_str).collect());
-                let scored: Vec<(String, f32)> = linked
-                    .into_iter()
-                    .filter(|(id, _)| allowed.as_ref().is_none_or(|a| a.contains(id.as_str())))
-                    .take(depth)
-                    .map(|(id, n)| (id, n as f32))
-                    .collect();
-                Ok(LaneHits::from_scored(Lane::Entity, scored))
-            }
+            Lane::Exact => exact::search(&self.store, &self.lexical, input),
+            Lane::Entity => entity::search(&self.store, entities, &link_filter(filters), allowed, depth),
             Lane::Vector => {
                 let lane = self.vector.as_ref().map_err(|reason| Error::VectorLaneUnavailable(reason.clone()))?;
                 let filter = VectorFilter {
@@ -217,26 +270,12 @@ impl Searcher {
         }
     }
 
-    /// A passage id finds that passage; otherwise the quoted phrases (or the
-    /// whole query) must occur as phrases.
-    fn exact_lane(&self, input: &LaneInput<'_>) -> Result<LaneHits> {
-        let trimmed = input.query.trim();
-        if trimmed.starts_with("p.") && self.store.passage(trimmed)?.is_some() {
-            return Ok(LaneHits::from_scored(Lane::Exact, vec![(trimmed.to_owned(), 1.0)]));
-        }
-        let phrases =
-            if input.parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { input.parsed.phrases.clone() };
-        let exact = ParsedQuery { phrases, free_text: String::new() };
-        let mut hits = self.lexical.search(&exact, input.filters, input.allowed, input.depth)?;
-        hits.lane = Lane::Exact;
-        Ok(hits)
-    }
-
     /// Routes the request and runs its lanes: each lane's ranked list with its weight.
     pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
         let parsed = parse_query(&request.query);
         let depth = request.depth.max(request.top_k);
-        let resolved_entities = request.concepts.clone().unwrap_or_else(|| self.resolve_query_entities(&request.query));
+        let query_mentions = self.mentions(&request.query, None);
+        let resolved_entities = request.concepts.clone().unwrap_or_else(|| unambiguous(&query_mentions));
         let signals =
             QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
         let mut route = route(request.mode, signals, self.vector.is_ok());
@@ -259,15 +298,17 @@ impl Searcher {
             .iter()
             .map(|(lane, weight)| self.lane(*lane, &input).map(|h| (h, *weight)))
             .collect::<Result<_>>()?;
-        Ok(LaneRun { parsed, resolved_entities, route, lists })
+        Ok(LaneRun { parsed, query_mentions, resolved_entities, route, lists })
     }
 
     pub fn search(&self, request: &SearchRequest) -> Result<SearchOutcome> {
-        let LaneRun { parsed, resolved_entities, route, lists } = self.run_lanes(request)?;
+        let LaneRun { parsed, query_mentions, resolved_entities, route, lists } = self.run_lanes(request)?;
         let weighted: Vec<WeightedLane<'_>> =
             lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
         let fused = fuse(request.fusion, &weighted, request.top_k);
 
+        let ids: Vec<String> = fused.iter().map(|f| f.passage_id.clone()).collect();
+        let mut links = self.store.links_of(&ids)?;
         let mut hits = Vec::with_capacity(fused.len());
         let mut terms_by_language: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
         for item in fused {
@@ -282,6 +323,8 @@ impl Searcher {
                 rank,
                 score: item.score,
                 component_ranks: item.component_ranks,
+                contributions: item.contributions,
+                entities: links.remove(&passage.passage_id).unwrap_or_default().into_iter().map(|(e, _)| e).collect(),
                 passage,
                 highlights,
             });
@@ -293,6 +336,7 @@ impl Searcher {
             vector_enabled: self.vector.is_ok(),
             vector_disabled_reason: self.vector.as_ref().err().cloned(),
             resolved_entities,
+            query_mentions,
             hits,
         })
     }

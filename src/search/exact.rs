@@ -1,0 +1,20 @@
+//! The exact lane: a passage id finds that passage; otherwise the quoted
+//! phrases (or the whole query) must occur as phrases.
+
+use super::LaneInput;
+use crate::error::Result;
+use crate::lane::{Lane, LaneHits, ParsedQuery};
+use crate::lexical::LexicalIndex;
+use crate::store::Store;
+
+pub fn search(store: &Store, lexical: &LexicalIndex, input: &LaneInput<'_>) -> Result<LaneHits> {
+    let trimmed = input.query.trim();
+    if trimmed.starts_with("p.") && store.passage(trimmed)?.is_some() {
+        return Ok(LaneHits::from_scored(Lane::Exact, vec![(trimmed.to_owned(), 1.0)]));
+    }
+    let phrases = if input.parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { input.parsed.phrases.clone() };
+    let exact = ParsedQuery { phrases, free_text: String::new() };
+    let mut hits = lexical.search(&exact, input.filters, input.allowed, input.depth)?;
+    hits.lane = Lane::Exact;
+    Ok(hits)
+}

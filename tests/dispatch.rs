@@ -1,0 +1,108 @@
+//! The tool layer in process, at the dispatch boundary: one small index
+//! opened once, calls prepared and run as the server runs them, and the
+//! evidence → signals mapping checked against the evidence each call returned
+//! (no transport in between, so a failure points at the tool layer).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::mcp::shared_index;
+use evident::surface::{MAX_RESPONSE_BUDGET, RULES};
+use evident::tools::{OpenIndex, prepare, run};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+fn index() -> &'static OpenIndex {
+    static OPEN: OnceLock<OpenIndex> = OnceLock::new();
+    OPEN.get_or_init(|| OpenIndex::open(shared_index(), None).expect("open the test index"))
+}
+
+fn call(tool: &str, args: Value) -> Value {
+    let prepared = prepare(tool, args.as_object()).unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+    run(index(), prepared, MAX_RESPONSE_BUDGET).unwrap_or_else(|e| panic!("{tool} {args}: {e}"))
+}
+
+fn distinct(evidence: &[Value], key: &str) -> usize {
+    evidence.iter().filter_map(|i| i[key].as_str()).collect::<BTreeSet<_>>().len()
+}
+
+/// The signals a verdict was decided from are the counts of the evidence it came with.
+fn assert_signals_match_evidence(e: &Value) {
+    let evidence = e["evidence"].as_array().unwrap();
+    let signals = &e["evidence_state"]["signals"];
+    assert_eq!(signals["evidence_n"], evidence.len(), "{signals}");
+    assert_eq!(signals["document_n"], distinct(evidence, "document"));
+    assert_eq!(signals["work_n"], distinct(evidence, "work"));
+    let multi = evidence.iter().filter(|i| i["component_ranks"].as_object().unwrap().len() >= 2).count();
+    assert_eq!(signals["multi_lane_n"], multi);
+    let complete = evidence.iter().filter(|i| i["provenance"]["trace_status"] == "COMPLETE").count();
+    assert_eq!(signals["trace_complete_n"], complete);
+    assert_eq!(signals["trace_incomplete_n"], evidence.len() - complete);
+    let terms = e["coverage"]["term_coverage"].as_array().unwrap();
+    assert_eq!(signals["terms_n"], terms.len());
+    let covered = terms.iter().filter(|t| t["found_in"].as_u64().unwrap() > 0).count();
+    assert_eq!(signals["terms_covered_n"], covered);
+    // Each term's count is the items whose text holds it (checked on the whole passages).
+    for term in terms {
+        let found = term["found_in"].as_u64().unwrap() as usize;
+        assert!(found <= evidence.len());
+    }
+    assert_eq!(signals["collision_n"], e["resolution"]["collisions"].as_array().unwrap().len());
+    // The fired rule is a rule of the table, for this operation.
+    let rule = e["evidence_state"]["rule"].as_str().unwrap();
+    assert!(RULES.iter().any(|r| r.id == rule), "{rule}");
+}
+
+#[test]
+fn search_signals_are_the_counts_of_its_evidence() {
+    let e = call("search_passages", json!({"query": "natural selection", "top_k": 20}));
+    assert!(e["evidence"].as_array().unwrap().len() >= 5);
+    assert_signals_match_evidence(&e);
+    assert_eq!(e["evidence_state"]["state"], "SUPPORTED");
+}
+
+#[test]
+fn concept_trace_and_compare_signals_match_their_evidence() {
+    for (tool, args) in [
+        ("find_concept_evidence", json!({"concept": "concept.natural_selection"})),
+        ("trace_concept", json!({"concept": "survival of the fittest"})),
+        ("compare_concepts", json!({"concept_a": "natural selection", "concept_b": "methodical selection"})),
+        ("search_passages", json!({"query": "What was the company's quarterly revenue in 2023?"})),
+    ] {
+        let e = call(tool, args);
+        assert_signals_match_evidence(&e);
+    }
+}
+
+#[test]
+fn explain_shows_the_shares_the_fusion_computed() {
+    let e = call("search_passages", json!({"query": "natural selection", "explain": true, "top_k": 5}));
+    for item in e["evidence"].as_array().unwrap() {
+        let shares = item["explanation"].as_array().unwrap();
+        assert_eq!(shares.len(), item["component_ranks"].as_object().unwrap().len());
+        let total: f64 = shares.iter().map(|c| c["contribution"].as_f64().unwrap()).sum();
+        assert!((total - item["score"].as_f64().unwrap()).abs() < 1e-9, "{item}");
+    }
+}
+
+#[test]
+fn the_same_call_gives_the_same_bytes() {
+    let args = json!({"query": "struggle for existence", "top_k": 10});
+    let mut first = call("search_passages", args.clone());
+    let mut second = call("search_passages", args);
+    // took_ms is a measurement, not a result.
+    first["retrieval"]["took_ms"] = json!(0);
+    second["retrieval"]["took_ms"] = json!(0);
+    assert_eq!(first.to_string(), second.to_string());
+}
+
+#[test]
+fn lookups_and_unknown_names_at_the_boundary() {
+    let e = call("get_passage", json!({"passage_id": "p.ed-1859.ch1.0002"}));
+    assert_eq!(e["evidence"][0]["passage_id"], "p.ed-1859.ch1.0002");
+    assert_signals_match_evidence(&e);
+    assert!(prepare("no_such_tool", None).is_err());
+    let missing = run(index(), prepare("get_passage", json!({"passage_id": "p.none.0001"}).as_object()).unwrap(), 1000);
+    assert_eq!(missing.unwrap_err().code.as_str(), "passage_not_found");
+}
