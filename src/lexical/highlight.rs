@@ -1,20 +1,33 @@
 //! Byte ranges of the words in a passage that match the query's analyzed terms.
 
+use std::collections::BTreeSet;
+
 use super::analyzers::{analyzer, analyzer_name};
 
 pub fn highlight(text: &str, language: &str, terms: &[String]) -> Vec<(usize, usize)> {
     if terms.is_empty() {
         return Vec::new();
     }
+    analyse_passage(text, language, terms).0
+}
+
+/// One analyzer pass over a passage: the byte ranges of the tokens among
+/// `terms` (sorted), and every analysed token of the passage — so coverage can
+/// ask "does this passage hold that word?" without analysing the passage again.
+pub fn analyse_passage(text: &str, language: &str, terms: &[String]) -> (Vec<(usize, usize)>, BTreeSet<String>) {
     let mut analyzer = analyzer(analyzer_name(language));
     let mut stream = analyzer.token_stream(text);
     let mut ranges = Vec::new();
+    let mut tokens = BTreeSet::new();
     while let Some(token) = stream.next() {
         if terms.binary_search(&token.text).is_ok() {
             ranges.push((token.offset_from, token.offset_to));
         }
+        if !tokens.contains(&token.text) {
+            tokens.insert(token.text.clone());
+        }
     }
-    ranges
+    (ranges, tokens)
 }
 
 #[cfg(test)]

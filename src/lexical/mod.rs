@@ -10,7 +10,7 @@ mod query;
 
 pub use analyzers::{ANALYZED_LANGUAGES, analyzer_name};
 pub use build::write_lexical;
-pub use highlight::highlight;
+pub use highlight::{analyse_passage, highlight};
 pub use query::analyzed_terms;
 
 use tantivy::collector::TopDocs;

@@ -14,13 +14,13 @@ use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Generation, IndexDir, Manifest};
 use crate::lane::{Filters, ParsedQuery, parse_query};
 use crate::lane::{Lane, LaneHits};
-use crate::lexical::{LexicalIndex, analyzed_terms, highlight};
+use crate::lexical::{LexicalIndex, analyse_passage, analyzed_terms};
 use crate::linker::Linker;
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 use crate::text::Mention;
 use crate::vector::{Embedder, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Candidates each lane contributes before fusion.
 pub const DEFAULT_DEPTH: usize = 100;
@@ -84,6 +84,9 @@ pub struct SearchHit {
     pub passage: PassageRow,
     /// Byte ranges in `passage.text` of words matching the query.
     pub highlights: Vec<(usize, usize)>,
+    /// Every analysed token of the passage (from the same pass), for term coverage.
+    #[serde(skip)]
+    pub tokens: BTreeSet<String>,
     /// The entities the passage mentions (read for all hits in one query).
     pub entities: Vec<String>,
 }
@@ -317,7 +320,7 @@ impl Searcher {
             let terms = terms_by_language
                 .entry(passage.language.clone())
                 .or_insert_with(|| analyzed_terms(&parsed, &passage.language));
-            let highlights = highlight(&passage.text, &passage.language, terms);
+            let (highlights, tokens) = analyse_passage(&passage.text, &passage.language, terms);
             let rank = hits.len() as u32 + 1;
             hits.push(SearchHit {
                 rank,
@@ -327,6 +330,7 @@ impl Searcher {
                 entities: links.remove(&passage.passage_id).unwrap_or_default().into_iter().map(|(e, _)| e).collect(),
                 passage,
                 highlights,
+                tokens,
             });
         }
         Ok(SearchOutcome {

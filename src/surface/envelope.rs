@@ -284,6 +284,9 @@ pub struct EvidenceItem {
     /// Byte ranges of the words that matched the query (for snippets; not sent).
     #[serde(skip)]
     pub highlights: Vec<(usize, usize)>,
+    /// The passage's analysed tokens when the search already computed them (for coverage; not sent).
+    #[serde(skip)]
+    pub tokens: Option<std::collections::BTreeSet<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::serving::OpenIndex;
 use crate::lane::Lane;
 use crate::lane::parse_query;
-use crate::lexical::{analyzed_terms, highlight};
+use crate::lexical::{analyse_passage, analyzed_terms};
 use crate::search::SearchHit;
 use crate::store::{PassageRow, SourceRow};
 use crate::surface::ToolError;
@@ -180,6 +180,7 @@ impl<'a> ItemBuilder<'a> {
             neighbours: None,
             context: None,
             highlights: Vec::new(),
+            tokens: None,
         })
     }
 
@@ -191,13 +192,21 @@ impl<'a> ItemBuilder<'a> {
         explain: bool,
     ) -> Result<Vec<EvidenceItem>, ToolError> {
         hits.into_iter()
-            .map(|SearchHit { score, component_ranks, contributions, passage, highlights, entities, .. }| {
-                let found =
-                    Found::Ranked { score, ranks: &component_ranks, contributions: &contributions, weights, explain };
-                let mut item = self.item_linked(passage, found, entities)?;
-                item.highlights = highlights;
-                Ok(item)
-            })
+            .map(
+                |SearchHit { score, component_ranks, contributions, passage, highlights, tokens, entities, .. }| {
+                    let found = Found::Ranked {
+                        score,
+                        ranks: &component_ranks,
+                        contributions: &contributions,
+                        weights,
+                        explain,
+                    };
+                    let mut item = self.item_linked(passage, found, entities)?;
+                    item.highlights = highlights;
+                    item.tokens = Some(tokens);
+                    Ok(item)
+                },
+            )
             .collect()
     }
 
@@ -247,15 +256,22 @@ pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Ve
         terms.push(word);
         per_word.push(analyzed);
     }
+    // One analyzer pass per item (the search's, when it ran one), not one per word.
     let matches = items
         .iter()
         .map(|item| {
+            let computed;
+            let tokens = match &item.tokens {
+                Some(tokens) => tokens,
+                None => {
+                    computed = analyse_passage(&item.text, &item.language, &[]).1;
+                    &computed
+                }
+            };
             per_word
                 .iter()
                 .map(|analyzed| {
-                    analyzed
-                        .get(item.language.as_str())
-                        .is_some_and(|t| !highlight(&item.text, &item.language, t).is_empty())
+                    analyzed.get(item.language.as_str()).is_some_and(|stems| stems.iter().any(|t| tokens.contains(t)))
                 })
                 .collect()
         })
@@ -489,6 +505,7 @@ mod tests {
             neighbours: None,
             context: None,
             highlights: Vec::new(),
+            tokens: None,
         }
     }
 
