@@ -3,6 +3,7 @@
 //! prompt. It never writes anything but protocol messages to stdout.
 
 mod config;
+mod frames;
 mod prompt;
 mod resources;
 mod selftest;

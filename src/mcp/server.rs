@@ -262,9 +262,13 @@ impl ServerHandler for EvidentServer {
     }
 }
 
-/// Serves MCP on stdin/stdout until the client closes the stream.
+/// Serves MCP on stdin/stdout until the client closes the stream. Every
+/// line passes the frame gate first (`frames`), so damaged frames are answered.
 pub async fn serve(server: EvidentServer) -> Result<(), String> {
-    let running = server.serve(rmcp::transport::stdio()).await.map_err(|e| format!("MCP handshake failed: {e}"))?;
+    let (reader, writer, gate) = super::frames::gate(tokio::io::stdin(), tokio::io::stdout());
+    let running = server.serve((reader, writer)).await.map_err(|e| format!("MCP handshake failed: {e}"))?;
     running.waiting().await.map_err(|e| format!("MCP server stopped: {e}"))?;
+    // Let the last answers reach stdout; the input side has ended or will not be read again.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), gate).await;
     Ok(())
 }

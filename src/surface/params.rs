@@ -275,7 +275,12 @@ pub fn validate(params: &[Param], arguments: Option<&Map<String, Value>>) -> Res
         arguments.keys().map(String::as_str).filter(|k| !params.iter().any(|p| p.name == *k)).collect();
     if !unknown.is_empty() {
         unknown.sort_unstable();
-        let names: Vec<String> = unknown.iter().map(|k| format!("`{}`", echo(k))).collect();
+        // A message names a few of them: 2,000 unknown keys must not make a 2,000-name message.
+        const NAMED: usize = 5;
+        let mut names: Vec<String> = unknown.iter().take(NAMED).map(|k| format!("`{}`", echo(k))).collect();
+        if unknown.len() > NAMED {
+            names.push(format!("and {} more", unknown.len() - NAMED));
+        }
         let known: Vec<&str> = params.iter().map(|p| p.name).collect();
         return Err(ToolError::new(
             ErrorCode::UnknownParameter,
@@ -343,6 +348,15 @@ mod tests {
         assert_eq!(code(json!({"query": "x", "ids": [1]})), ErrorCode::InvalidArgument);
         assert_eq!(code(json!({"query": "x", "ids": "not json"})), ErrorCode::InvalidArgument);
         assert_eq!(code(json!({"query": "x", "flag": "true"})), ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn many_unknown_parameters_make_a_short_message() {
+        let many: Map<String, Value> = (0..2000).map(|i| (format!("k{i:04}"), json!(1))).collect();
+        let error = validate(PARAMS, Some(&many)).unwrap_err();
+        assert_eq!(error.code, ErrorCode::UnknownParameter);
+        assert!(error.message.contains("`k0000`") && error.message.contains("and 1995 more"), "{}", error.message);
+        assert!(error.message.len() < 300, "{}", error.message.len());
     }
 
     #[test]
