@@ -9,14 +9,12 @@ pub mod render;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
-use crate::surface::ErrorCode;
-use crate::surface::MAX_SUGGESTIONS;
-use crate::surface::SNIPPET_CHARS;
-use crate::surface::WarningCode;
 use crate::surface::envelope::{SECTIONS, compact_output_schema, output_schema};
 use crate::surface::registry::{ALIASES, ToolSpec, VISIBLE_TOOL_CAP, default_visible};
-use crate::surface::{DEFAULT_RESPONSE_BUDGET, MAX_RESPONSE_BUDGET};
-use crate::surface::{MAX_LIST_ITEMS, MAX_STRING_CHARS};
+use crate::surface::{
+    DEFAULT_RESPONSE_BUDGET, ErrorCode, MAX_LIST_ITEMS, MAX_QUERY_PHRASES, MAX_QUERY_WORDS, MAX_RESPONSE_BUDGET,
+    MAX_STRING_CHARS, MAX_SUGGESTIONS, SNIPPET_CHARS, WarningCode,
+};
 
 /// Bump on any breaking change (a tool or parameter renamed or removed, a
 /// parameter made required, an error code removed); `contract write` then
@@ -100,6 +98,8 @@ pub fn contract() -> Value {
             "max_response_budget_bytes": MAX_RESPONSE_BUDGET,
             "snippet_chars": SNIPPET_CHARS,
             "max_suggestions": MAX_SUGGESTIONS,
+            "max_query_phrases": MAX_QUERY_PHRASES,
+            "max_query_words": MAX_QUERY_WORDS,
             "tools_list_max_bytes": TOOLS_LIST_MAX_BYTES,
         },
     })

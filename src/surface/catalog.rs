@@ -21,6 +21,8 @@ pub enum ErrorCode {
     EmptyArgument,
     /// A string over the length limit.
     ArgumentTooLong,
+    /// A query with more quoted phrases or words than one request may carry.
+    QueryTooComplex,
     /// No passage has this id.
     PassageNotFound,
     /// No entity has this id (or the term resolves to none).
@@ -52,6 +54,7 @@ impl ErrorCode {
         ErrorCode::OutOfRange,
         ErrorCode::EmptyArgument,
         ErrorCode::ArgumentTooLong,
+        ErrorCode::QueryTooComplex,
         ErrorCode::PassageNotFound,
         ErrorCode::EntityNotFound,
         ErrorCode::PeriodNotFound,
@@ -73,6 +76,7 @@ impl ErrorCode {
             ErrorCode::OutOfRange => "out_of_range",
             ErrorCode::EmptyArgument => "empty_argument",
             ErrorCode::ArgumentTooLong => "argument_too_long",
+            ErrorCode::QueryTooComplex => "query_too_complex",
             ErrorCode::PassageNotFound => "passage_not_found",
             ErrorCode::EntityNotFound => "entity_not_found",
             ErrorCode::PeriodNotFound => "period_not_found",
@@ -96,6 +100,7 @@ impl ErrorCode {
             ErrorCode::OutOfRange => "A number is outside the parameter's range.",
             ErrorCode::EmptyArgument => "A string parameter is empty or only white space.",
             ErrorCode::ArgumentTooLong => "A string parameter is longer than its limit.",
+            ErrorCode::QueryTooComplex => "The query has more quoted phrases or words than the limits allow.",
             ErrorCode::PassageNotFound => "No passage has this id in the serving index generation.",
             ErrorCode::EntityNotFound => "No entity has this id, or the term resolves to no entity.",
             ErrorCode::PeriodNotFound => "The period is not one of the corpus's configured periods.",

@@ -12,3 +12,8 @@ pub const MAX_RESPONSE_BUDGET: usize = 48_000;
 pub const SNIPPET_CHARS: usize = 300;
 /// Close names offered for a term that names no entity.
 pub const MAX_SUGGESTIONS: usize = 5;
+/// Most quoted phrases in one query: each is embedded and searched on its own,
+/// so phrases multiply a request's work (100 phrases once took a gigabyte).
+pub const MAX_QUERY_PHRASES: usize = 8;
+/// Most words in one query (long natural-language questions stay well under it).
+pub const MAX_QUERY_WORDS: usize = 128;

@@ -11,7 +11,7 @@ use super::serving::OpenIndex;
 use super::snippet;
 use crate::surface::envelope::Envelope;
 use crate::surface::registry::{self, ToolSpec};
-use crate::surface::{DEFAULT_RESPONSE_BUDGET, Detail};
+use crate::surface::{DEFAULT_RESPONSE_BUDGET, Detail, MAX_QUERY_PHRASES, MAX_QUERY_WORDS};
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::surface::{Kind, validate};
 use crate::surface::{Warning, WarningCode};
@@ -75,8 +75,33 @@ pub fn prepare(name: &str, arguments: Option<&Map<String, Value>>) -> Result<Pre
         }
     }
     let args = Args(validate(spec.params, Some(&args))?);
+    if let Some(query) = args.text("query") {
+        check_query(query)?;
+    }
     let cursor = args.text("cursor").map(str::to_owned);
     Ok(Prepared { spec, original_tool: alias.map(|a| a.name), args, offset: 0, cursor })
+}
+
+/// Bounds the work one query makes: each quoted phrase is embedded and
+/// searched on its own, and every word becomes a clause.
+fn check_query(query: &str) -> Result<(), ToolError> {
+    let phrases = crate::lane::parse_query(query).phrases.len();
+    if phrases > MAX_QUERY_PHRASES {
+        return Err(ToolError::new(
+            ErrorCode::QueryTooComplex,
+            format!(
+                "the query has {phrases} quoted phrases; the limit is {MAX_QUERY_PHRASES}: split it into several calls"
+            ),
+        ));
+    }
+    let words = crate::text::normalized_words(query).len();
+    if words > MAX_QUERY_WORDS {
+        return Err(ToolError::new(
+            ErrorCode::QueryTooComplex,
+            format!("the query has {words} words; the limit is {MAX_QUERY_WORDS}: keep the words that matter"),
+        ));
+    }
+    Ok(())
 }
 
 fn unknown_tool(name: &str) -> ToolError {
@@ -253,6 +278,22 @@ mod tests {
             assert!(handler_for(alias.name).is_none(), "alias {} must dispatch through its target", alias.name);
         }
         assert!(handler_for("nope").is_none());
+    }
+
+    #[test]
+    fn queries_with_too_many_phrases_or_words_are_refused() {
+        let phrases = "\"a b\" ".repeat(MAX_QUERY_PHRASES + 1);
+        let err = prepare("search_passages", Some(json!({"query": phrases}).as_object().unwrap())).unwrap_err();
+        assert_eq!(err.code, ErrorCode::QueryTooComplex);
+        let ok = "\"a b\" ".repeat(MAX_QUERY_PHRASES);
+        assert!(prepare("search_passages", Some(json!({"query": ok}).as_object().unwrap())).is_ok());
+        let words = "word ".repeat(MAX_QUERY_WORDS + 1);
+        let err =
+            prepare("lane_search", Some(json!({"query": words, "lane": "vector"}).as_object().unwrap())).unwrap_err();
+        assert_eq!(err.code, ErrorCode::QueryTooComplex);
+        // Aliases go through the same check.
+        let err = prepare("semantic_search", Some(json!({"query": phrases}).as_object().unwrap())).unwrap_err();
+        assert_eq!(err.code, ErrorCode::QueryTooComplex);
     }
 
     #[test]

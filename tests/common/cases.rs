@@ -46,6 +46,8 @@ pub fn error_cases() -> Vec<ErrorCase> {
         plain("empty_argument", "search_passages", json!({"query": "   "})),
         plain("empty_argument", "resolve_entity", json!({"term": ""})),
         plain("argument_too_long", "search_passages", json!({"query": "a".repeat(2001)})),
+        plain("query_too_complex", "search_passages", json!({"query": "\"natural selection\" ".repeat(9)})),
+        plain("query_too_complex", "semantic_search", json!({"query": "word ".repeat(129)})),
         plain("passage_not_found", "get_passage", json!({"passage_id": "p.nowhere.0001"})),
         plain("passage_not_found", "trace_source", json!({"passage_id": "p.ed-1859.ch1.9999"})),
         plain("entity_not_found", "get_concept", json!({"entity_id": "concept.phlogiston"})),
