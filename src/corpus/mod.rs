@@ -127,13 +127,21 @@ fn relocate(err: Error, root: &Path) -> Error {
 }
 
 fn read_document_file(file: &CorpusFile, config: &CorpusConfig) -> Result<(SourceFile, Vec<Document>)> {
+    let limit = config.limits.max_document_bytes;
+    // One document per Markdown or text file: refuse an oversized one before reading it.
+    if file.kind != FileKind::Jsonl {
+        let size = std::fs::metadata(&file.path).at(&file.relative)?.len();
+        if size > limit {
+            return Err(Error::DocumentTooLarge { location: FileLocation::file(&file.relative), size, limit });
+        }
+    }
     let bytes = std::fs::read(&file.path).at(&file.relative)?;
     let source = SourceFile { path: file.relative.clone(), sha256: sha256_hex(&bytes), bytes: bytes.len() as u64 };
     let text = decode_utf8(bytes, &file.relative)?;
     let docs = match file.kind {
         FileKind::Jsonl => jsonl::parse_documents(&text, &file.relative, config)?,
         _ => {
-            let limit = config.limits.max_document_bytes;
+            // The file may have grown since it was measured.
             if source.bytes > limit {
                 return Err(Error::DocumentTooLarge {
                     location: FileLocation::file(&file.relative),
