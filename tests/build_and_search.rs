@@ -195,3 +195,18 @@ fn beir_layout_indexes_as_it_is() {
     assert!(out.stdout.contains("2 documents, 2 passages"), "{}", out.stdout);
     assert_eq!(ids(&search_hits(&index, "memory", &["--mode", "lexical"])), vec!["p.d2.0001"]);
 }
+
+#[test]
+fn a_generation_of_another_schema_version_is_refused() {
+    let built = built_small_corpus();
+    let manifest = built.index.join("generations").join(current_generation(&built.index)).join("manifest.json");
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    value["store_schema_version"] = serde_json::json!(999);
+    std::fs::write(&manifest, value.to_string()).unwrap();
+    let out = run(&["search", "natural selection", "--index", path(&built.index)]);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("schema 999") && out.stderr.contains("rebuild"), "{}", out.stderr);
+    let serve = run(&["serve", "--index", path(&built.index)]);
+    assert_ne!(serve.code, 0);
+    assert!(serve.stderr.contains("refuses to start"), "{}", serve.stderr);
+}

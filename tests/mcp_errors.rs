@@ -88,3 +88,35 @@ fn every_catalogued_code_is_reached_by_a_case() {
         assert!(ErrorCode::ALL.iter().any(|c| c.as_str() == code), "`{code}` is not in the catalog");
     }
 }
+
+/// A vector store damaged on disk degrades a mixed route to its other lanes,
+/// with VECTOR_LANE_DISABLED; a forced vector search answers vector_lane_unavailable.
+#[test]
+fn a_damaged_vector_store_degrades_auto_searches_and_refuses_forced_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = index_copy(tmp.path());
+    let mut chunks = Vec::new();
+    let mut stack = vec![index.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().is_some_and(|n| n == "chunk_0.mmap") {
+                chunks.push(path);
+            }
+        }
+    }
+    assert!(!chunks.is_empty(), "the test index has an embedded vector store");
+    for chunk in chunks {
+        std::fs::OpenOptions::new().write(true).open(chunk).unwrap().set_len(4096).unwrap();
+    }
+    let mcp = start(&index);
+    let e = mcp.envelope("search_passages", json!({"query": "natural selection", "retrieval_mode": "hybrid"}));
+    assert!(common::mcp::warning_codes(&e).contains(&"VECTOR_LANE_DISABLED".to_owned()), "{}", e["warnings"]);
+    assert!(!e["evidence"].as_array().unwrap().is_empty());
+    assert!(!e["retrieval"]["lanes"].as_array().unwrap().iter().any(|l| l == "vector"));
+    let code = mcp.error_code("search_passages", json!({"query": "natural selection", "retrieval_mode": "vector"}));
+    assert_eq!(code, "vector_lane_unavailable");
+    mcp.ping();
+}

@@ -66,6 +66,24 @@ impl Manifest {
             .map_err(|e| Error::IndexCorrupt { path: path.to_owned(), reason: format!("manifest unreadable ({e})") })
     }
 
+    /// Refuses a generation this build cannot read: another manifest format or
+    /// metadata schema (written by another version of evident, or altered).
+    pub fn check_readable(&self, path: &Path) -> Result<()> {
+        if self.format != MANIFEST_FORMAT || self.store_schema_version != crate::store::SCHEMA_VERSION {
+            return Err(Error::IndexCorrupt {
+                path: path.to_owned(),
+                reason: format!(
+                    "manifest format {} with metadata schema {}; this build reads format {MANIFEST_FORMAT} with \
+                     schema {}",
+                    self.format,
+                    self.store_schema_version,
+                    crate::store::SCHEMA_VERSION
+                ),
+            });
+        }
+        Ok(())
+    }
+
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::IndexCorrupt { path: path.to_owned(), reason: e.to_string() })?;

@@ -142,6 +142,8 @@ fn link_filter(filters: &Filters) -> LinkFilter<'_> {
 /// A routed request's lanes, before fusion.
 pub struct LaneRun {
     pub parsed: ParsedQuery,
+    /// Why the vector lane failed during this request, when it did (the route then left it out).
+    pub vector_failure: Option<String>,
     pub query_mentions: Vec<Mention>,
     pub resolved_entities: Vec<String>,
     pub route: Route,
@@ -157,6 +159,7 @@ impl Searcher {
         let index = IndexDir::open(index_dir)?;
         let generation = index.require_current()?;
         let manifest = Manifest::read(&generation.manifest_path())?;
+        manifest.check_readable(&generation.manifest_path())?;
         let store = Store::open(&generation.store_path())?;
         let lexical = LexicalIndex::open(&generation.lexical_path())?;
         let linker = Linker::new(&store.entities()?);
@@ -296,16 +299,30 @@ impl Searcher {
             allowed: allowed.as_deref(),
             depth,
         };
-        let lists: Vec<(LaneHits, f64)> = route
-            .lanes
-            .iter()
-            .map(|(lane, weight)| self.lane(*lane, &input).map(|h| (h, *weight)))
-            .collect::<Result<_>>()?;
-        Ok(LaneRun { parsed, query_mentions, resolved_entities, route, lists })
+        let mut lists: Vec<(LaneHits, f64)> = Vec::with_capacity(route.lanes.len());
+        let mut vector_failure = None;
+        for (lane, weight) in &route.lanes {
+            match self.lane(*lane, &input) {
+                Ok(hits) => lists.push((hits, *weight)),
+                // A damaged vector store degrades a mixed route to its other lanes (reported);
+                // only a forced vector search fails.
+                Err(Error::VectorLaneUnavailable(reason)) if request.mode != RetrievalMode::Vector => {
+                    tracing::warn!(%reason, "vector lane failed; answering with the other lanes");
+                    vector_failure = Some(reason);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if vector_failure.is_some() {
+            route.lanes.retain(|(lane, _)| *lane != Lane::Vector);
+            route.vector_dropped = true;
+        }
+        Ok(LaneRun { parsed, query_mentions, resolved_entities, route, lists, vector_failure })
     }
 
     pub fn search(&self, request: &SearchRequest) -> Result<SearchOutcome> {
-        let LaneRun { parsed, query_mentions, resolved_entities, route, lists } = self.run_lanes(request)?;
+        let LaneRun { parsed, query_mentions, resolved_entities, route, lists, vector_failure } =
+            self.run_lanes(request)?;
         let weighted: Vec<WeightedLane<'_>> =
             lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
         let fused = fuse(request.fusion, &weighted, request.top_k);
@@ -337,8 +354,8 @@ impl Searcher {
             lanes: lists.iter().map(|(l, _)| l.lane).collect(),
             lane_counts: lists.iter().map(|(l, _)| (l.lane, l.hits.len())).collect(),
             route,
-            vector_enabled: self.vector.is_ok(),
-            vector_disabled_reason: self.vector.as_ref().err().cloned(),
+            vector_enabled: self.vector.is_ok() && vector_failure.is_none(),
+            vector_disabled_reason: vector_failure.or_else(|| self.vector.as_ref().err().cloned()),
             resolved_entities,
             query_mentions,
             hits,

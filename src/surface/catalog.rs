@@ -165,6 +165,22 @@ impl From<crate::Error> for ToolError {
                     "the index cannot be read; check the server log and rebuild with `evident index build`",
                 )
             }
+            // A metadata store damaged under a running server is the index's state, not a bug.
+            Error::Store(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseCorrupt
+                        | rusqlite::ErrorCode::NotADatabase
+                        | rusqlite::ErrorCode::CannotOpen
+                        | rusqlite::ErrorCode::SystemIoFailure
+                ) =>
+            {
+                tracing::error!(%error, "metadata store damaged");
+                ToolError::new(
+                    ErrorCode::IndexUnavailable,
+                    "the index cannot be read; check the server log and rebuild with `evident index build`",
+                )
+            }
             Error::VectorLaneUnavailable(_) => {
                 tracing::warn!(%error, "vector lane failed");
                 ToolError::new(
@@ -224,6 +240,17 @@ mod tests {
     fn all_lists_every_variant_of_the_enum() {
         let listed: std::collections::BTreeSet<String> = ErrorCode::ALL.iter().map(|c| c.as_str().to_owned()).collect();
         assert_eq!(listed, variants::<ErrorCode>());
+    }
+
+    #[test]
+    fn a_damaged_metadata_store_is_unavailable_not_internal() {
+        let corrupt = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+            Some("database disk image is malformed".into()),
+        );
+        assert_eq!(ToolError::from(crate::Error::Store(corrupt)).code, ErrorCode::IndexUnavailable);
+        let other = rusqlite::Error::InvalidQuery;
+        assert_eq!(ToolError::from(crate::Error::Store(other)).code, ErrorCode::InternalError);
     }
 
     #[test]

@@ -127,6 +127,15 @@ pub fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Option<Warn
     if !outcome.route.vector_dropped {
         return None;
     }
+    // The reason may name files: it goes to the log, not to the caller.
+    if index.searcher.vector_disabled_reason().is_none() {
+        tracing::warn!(reason = outcome.vector_disabled_reason.as_deref().unwrap_or(""), "vector lane failed");
+        return Some(Warning::new(
+            WarningCode::VectorLaneDisabled,
+            "the vector lane failed on this request (its store could not be read); lexical and entity lanes answered",
+            "rebuild the index with `evident index build`; the server log has the reason",
+        ));
+    }
     let reason = index.searcher.vector_disabled_reason().unwrap_or("disabled");
     tracing::info!(reason, "vector lane disabled");
     Some(Warning::new(
