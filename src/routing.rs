@@ -29,15 +29,7 @@ impl RetrievalMode {
         RetrievalMode::Exact,
     ];
     /// The names, in `ALL` order: the `retrieval_mode` schema's choices and the CLI's values.
-    pub const NAMES: [&'static str; 5] = {
-        let mut names = [""; 5];
-        let mut i = 0;
-        while i < names.len() {
-            names[i] = Self::ALL[i].as_str();
-            i += 1;
-        }
-        names
-    };
+    pub const NAMES: [&'static str; 5] = crate::text::names_of!(Self::ALL, 5);
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -54,10 +46,7 @@ impl std::str::FromStr for RetrievalMode {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|m| m.as_str() == s)
-            .ok_or_else(|| format!("unknown retrieval mode `{s}`; one of: {}", Self::NAMES.join(", ")))
+        crate::text::parse_named(&Self::ALL, Self::as_str, s, "retrieval mode")
     }
 }
 

@@ -21,15 +21,7 @@ pub enum Lane {
 impl Lane {
     pub const ALL: [Lane; 4] = [Lane::Exact, Lane::Lexical, Lane::Entity, Lane::Vector];
     /// The names, in `ALL` order (the `lane` schema's choices).
-    pub const NAMES: [&'static str; 4] = {
-        let mut names = [""; 4];
-        let mut i = 0;
-        while i < names.len() {
-            names[i] = Self::ALL[i].as_str();
-            i += 1;
-        }
-        names
-    };
+    pub const NAMES: [&'static str; 4] = crate::text::names_of!(Self::ALL, 4);
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -45,10 +37,7 @@ impl std::str::FromStr for Lane {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|l| l.as_str() == s)
-            .ok_or_else(|| format!("unknown lane `{s}`; one of: {}", Self::NAMES.join(", ")))
+        crate::text::parse_named(&Self::ALL, Self::as_str, s, "lane")
     }
 }
 

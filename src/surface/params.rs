@@ -22,15 +22,7 @@ pub enum Detail {
 impl Detail {
     pub const ALL: [Detail; 2] = [Detail::Full, Detail::Snippet];
     /// The parameter's choices, in schema order (the first is the default).
-    pub const CHOICES: &'static [&'static str] = &{
-        let mut names = [""; 2];
-        let mut i = 0;
-        while i < names.len() {
-            names[i] = Self::ALL[i].as_str();
-            i += 1;
-        }
-        names
-    };
+    pub const CHOICES: &'static [&'static str] = &crate::text::names_of!(Self::ALL, 2);
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -44,10 +36,7 @@ impl std::str::FromStr for Detail {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|d| d.as_str() == s)
-            .ok_or_else(|| format!("unknown detail `{s}`; one of: {}", Self::CHOICES.join(", ")))
+        crate::text::parse_named(&Self::ALL, Self::as_str, s, "detail")
     }
 }
 
