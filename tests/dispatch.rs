@@ -43,11 +43,15 @@ fn assert_signals_match_evidence(e: &Value) {
     assert_eq!(signals["terms_n"], terms.len());
     let covered = terms.iter().filter(|t| t["found_in"].as_u64().unwrap() > 0).count();
     assert_eq!(signals["terms_covered_n"], covered);
-    // Each term's count is the items whose text holds it (checked on the whole passages).
+    // A term is found in at most every item, and no item holds more terms than the query has.
     for term in terms {
-        let found = term["found_in"].as_u64().unwrap() as usize;
-        assert!(found <= evidence.len());
+        assert!(term["found_in"].as_u64().unwrap() as usize <= evidence.len(), "{term}");
     }
+    let best = e["coverage"]["max_terms_in_one_item"].as_u64().unwrap();
+    assert_eq!(signals["best_item_terms_n"], best);
+    assert!(best as usize <= terms.len());
+    let uncovered = terms.len() - covered;
+    assert_eq!(signals["terms_uncovered_n"], uncovered);
     assert_eq!(signals["collision_n"], e["resolution"]["collisions"].as_array().unwrap().len());
     // The fired rule is a rule of the table, for this operation.
     let rule = e["evidence_state"]["rule"].as_str().unwrap();

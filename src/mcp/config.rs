@@ -18,7 +18,7 @@ pub const TIMEOUT_VARIABLE_PREFIX: &str = "EVIDENT_TIMEOUT_";
 pub struct ServeConfig {
     pub index: PathBuf,
     pub models_dir: Option<PathBuf>,
-    /// Most bytes of any response (calls with default sizes get less: `dispatch::budget_for`).
+    /// Most bytes of any response (calls with default sizes get less: `surface::DEFAULT_RESPONSE_BUDGET`).
     pub response_budget: usize,
     /// Tools hidden from `tools/list` (still callable).
     pub hidden: BTreeSet<String>,

@@ -31,6 +31,8 @@ pub struct Searcher {
     pub manifest: Manifest,
     store: Store,
     lexical: LexicalIndex,
+    /// Read once on open: the linker is built from them and the tool layer indexes them.
+    entities: Vec<Entity>,
     linker: Linker,
     vector: Result<VectorLane, String>,
 }
@@ -123,7 +125,6 @@ pub struct LaneInput<'a> {
 
 /// The small tables of a corpus that every tool call reads.
 pub struct CorpusTables {
-    pub entities: Vec<Entity>,
     pub periods: Vec<PeriodRow>,
     pub terminology: Vec<TermMapping>,
     pub works: Vec<String>,
@@ -162,7 +163,8 @@ impl Searcher {
         manifest.check_readable(&generation.manifest_path())?;
         let store = Store::open(&generation.store_path())?;
         let lexical = LexicalIndex::open(&generation.lexical_path())?;
-        let linker = Linker::new(&store.entities()?);
+        let entities = store.entities()?;
+        let linker = Linker::new(&entities);
         let vector = match &manifest.vector {
             None => Err(manifest.vector_skipped.clone().map_or_else(
                 || "the index has no vectors".into(),
@@ -184,7 +186,7 @@ impl Searcher {
                 }
             },
         };
-        Ok(Self { generation, manifest, store, lexical, linker, vector })
+        Ok(Self { generation, manifest, store, lexical, entities, linker, vector })
     }
 
     /// Entities named in `query` by an alias that belongs to exactly one entity.
@@ -225,10 +227,14 @@ impl Searcher {
         self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)
     }
 
-    /// The corpus's small tables, read once when a generation is opened.
+    /// The corpus's entities, as read when the generation was opened.
+    pub fn entities(&self) -> &[Entity] {
+        &self.entities
+    }
+
+    /// The corpus's other small tables, read once when a generation is opened.
     pub fn corpus_tables(&self) -> Result<CorpusTables> {
         Ok(CorpusTables {
-            entities: self.store.entities()?,
             periods: self.store.periods()?,
             terminology: self.store.terminology()?,
             works: self.store.works()?,

@@ -28,14 +28,24 @@ impl Args {
         self.present(name)?.as_str().ok_or_else(|| mistyped(name))
     }
 
-    /// An integer parameter with a default (or required), as validated.
-    pub fn integer(&self, name: &str) -> Result<i64, ToolError> {
-        self.present(name)?.as_i64().ok_or_else(|| mistyped(name))
+    /// A count (an integer parameter whose range starts at 0 or above), as validated.
+    pub fn count(&self, name: &str) -> Result<usize, ToolError> {
+        let value = self.present(name)?.as_i64().ok_or_else(|| mistyped(name))?;
+        usize::try_from(value).map_err(|_| mistyped(name))
     }
 
-    /// A count (an integer parameter whose range starts at 0 or above).
-    pub fn count(&self, name: &str) -> Result<usize, ToolError> {
-        usize::try_from(self.integer(name)?).map_err(|_| mistyped(name))
+    /// A choice parameter as its enum (`RetrievalMode`, `Lane`, `Detail`);
+    /// `None` when the tool has no such parameter or it was not given.
+    pub fn choice_opt<T: std::str::FromStr<Err = String>>(&self, name: &str) -> Result<Option<T>, ToolError> {
+        self.text(name)
+            .map(|v| v.parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e)))
+            .transpose()
+    }
+
+    /// A choice parameter that validation fills (required or with a default), as its enum.
+    pub fn choice<T: std::str::FromStr<Err = String>>(&self, name: &str) -> Result<T, ToolError> {
+        self.required(name)?;
+        self.choice_opt(name)?.ok_or_else(|| mistyped(name))
     }
 
     /// A boolean parameter with a default.
@@ -82,5 +92,13 @@ mod tests {
         assert_eq!(args.flag("explain"), Ok(true));
         assert_eq!(args.count("per_period").unwrap_err().code, ErrorCode::InternalError);
         assert_eq!(args.required("top_k").unwrap_err().code, ErrorCode::InternalError);
+        let modes = Args(json!({"retrieval_mode": "hybrid", "detail": "nope"}).as_object().unwrap().clone());
+        assert_eq!(
+            modes.choice::<crate::routing::RetrievalMode>("retrieval_mode"),
+            Ok(crate::routing::RetrievalMode::Hybrid)
+        );
+        assert_eq!(modes.choice_opt::<crate::surface::Detail>("detail").unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!(modes.choice_opt::<crate::surface::Detail>("absent"), Ok(None));
+        assert_eq!(modes.choice::<crate::lane::Lane>("lane").unwrap_err().code, ErrorCode::InternalError);
     }
 }

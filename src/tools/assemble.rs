@@ -7,8 +7,9 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::serving::OpenIndex;
-use crate::lane::Lane;
+use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::parse_query;
+use crate::lane::{Lane, LaneHits};
 use crate::lexical::{analyse_passage, analyzed_terms};
 use crate::search::SearchHit;
 use crate::store::{PassageRow, SourceRow};
@@ -208,6 +209,28 @@ impl<'a> ItemBuilder<'a> {
                 },
             )
             .collect()
+    }
+
+    /// Items for one lane's own ranking, when there is no other lane to fuse
+    /// with: the fusion core still scores it, so scores and each lane's share
+    /// come from one place (never re-derived here).
+    pub fn ranked_lane(&mut self, hits: &LaneHits, top_k: usize) -> Result<Vec<EvidenceItem>, ToolError> {
+        let fused = fuse(FusionMethod::default(), &[WeightedLane { hits, weight: 1.0 }], top_k);
+        let weights = [(hits.lane, 1.0)];
+        let mut items = Vec::with_capacity(fused.len());
+        for hit in fused {
+            // The lanes and the store come from one generation, so every id resolves.
+            let Some(passage) = self.index.searcher.passage(&hit.passage_id)? else { continue };
+            let found = Found::Ranked {
+                score: hit.score,
+                ranks: &hit.component_ranks,
+                contributions: &hit.contributions,
+                weights: &weights,
+                explain: false,
+            };
+            items.push(self.item(passage, found)?);
+        }
+        Ok(items)
     }
 
     /// `before` and `after` passages of the same document around `item`.

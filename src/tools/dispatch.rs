@@ -17,11 +17,11 @@ use crate::surface::{Kind, validate};
 use crate::surface::{Warning, WarningCode};
 
 /// What runs a tool: validated arguments in, a finished envelope out.
-pub type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
+type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
 
 /// The handler of each registered tool. The registry (surface) names tools;
 /// this map is the only place that ties a name to code.
-pub fn handler_for(name: &str) -> Option<Handler> {
+fn handler_for(name: &str) -> Option<Handler> {
     let handler: Handler = match name {
         "search_passages" => handlers::search::search_passages,
         "get_passage" => handlers::passage::get_passage,
@@ -142,7 +142,7 @@ fn read_cursor(cursor: &str, generation: &str, spec: &ToolSpec, args: &Args) -> 
 /// The budget of one call: the default one unless the call raised a count
 /// above its default or turned on a flag (include_context, explain); never
 /// more than the server's `max_budget`.
-pub fn budget_for(spec: &ToolSpec, args: &Args, max_budget: usize) -> usize {
+fn budget_for(spec: &ToolSpec, args: &Args, max_budget: usize) -> usize {
     let default_sized = spec.params.iter().all(|p| match (p.kind, args.0.get(p.name), p.default_value()) {
         (Kind::Integer { .. }, Some(Value::Number(n)), Some(Value::Number(d))) => n.as_i64() <= d.as_i64(),
         (Kind::Boolean, Some(value), Some(default)) => *value == default,
@@ -175,11 +175,7 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<V
         ));
     }
     // After the envelope is finished: coverage and the verdict saw whole passages.
-    let detail = match call.args.text("detail") {
-        Some(name) => name.parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e))?,
-        None => Detail::Full,
-    };
-    if detail == Detail::Snippet {
+    if call.args.choice_opt("detail")? == Some(Detail::Snippet) {
         snippet::apply(&mut envelope);
     }
     if call.offset > 0 {

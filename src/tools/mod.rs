@@ -12,5 +12,5 @@ mod serving;
 mod snippet;
 
 pub use args::Args;
-pub use dispatch::{Prepared, budget_for, handler_for, prepare, run};
+pub use dispatch::{Prepared, prepare, run};
 pub use serving::{IndexHandle, OpenIndex};

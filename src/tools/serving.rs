@@ -18,7 +18,6 @@ use crate::text::normalized_words;
 pub struct OpenIndex {
     pub generation: String,
     pub searcher: Searcher,
-    pub entities: Vec<Entity>,
     by_id: HashMap<String, usize>,
     /// Normalised alias words → (entity index, alias as written, language).
     by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>>,
@@ -31,7 +30,9 @@ pub struct OpenIndex {
 impl OpenIndex {
     pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
         let searcher = Searcher::open(dir, models_dir)?;
-        let CorpusTables { entities, periods, terminology, works, languages } = searcher.corpus_tables()?;
+        let CorpusTables { periods, terminology, works, languages } = searcher.corpus_tables()?;
+        // The searcher read the entities once (its linker needs them); this indexes them.
+        let entities = searcher.entities();
         let by_id = entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect();
         let mut by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>> = HashMap::new();
         for (i, entity) in entities.iter().enumerate() {
@@ -51,7 +52,6 @@ impl OpenIndex {
         Ok(Self {
             generation: searcher.generation.name.clone(),
             searcher,
-            entities,
             by_id,
             by_alias,
             periods,
@@ -61,8 +61,13 @@ impl OpenIndex {
         })
     }
 
+    /// The corpus's entities, in the order the indexes here refer to.
+    pub fn entities(&self) -> &[Entity] {
+        self.searcher.entities()
+    }
+
     pub fn entity(&self, id: &str) -> Option<&Entity> {
-        self.by_id.get(id).map(|i| &self.entities[*i])
+        self.by_id.get(id).map(|i| &self.entities()[*i])
     }
 
     /// Entities with an alias (or canonical name) equal to `term`, in that
@@ -71,8 +76,8 @@ impl OpenIndex {
         let mut out: Vec<(&Entity, String)> = Vec::new();
         for (i, alias, alias_language) in self.by_alias.get(&normalized_words(term)).into_iter().flatten() {
             let language_ok = language.is_none_or(|l| alias_language == l || alias_language == "*");
-            if language_ok && !out.iter().any(|(e, _)| e.id == self.entities[*i].id) {
-                out.push((&self.entities[*i], alias.clone()));
+            if language_ok && !out.iter().any(|(e, _)| e.id == self.entities()[*i].id) {
+                out.push((&self.entities()[*i], alias.clone()));
             }
         }
         out.sort_by(|a, b| a.0.id.cmp(&b.0.id));
@@ -124,14 +129,14 @@ impl OpenIndex {
             b.tier
                 .cmp(&a.tier)
                 .then(b.similarity.total_cmp(&a.similarity))
-                .then_with(|| self.entities[*ia].id.cmp(&self.entities[*ib].id))
+                .then_with(|| self.entities()[*ia].id.cmp(&self.entities()[*ib].id))
         });
         ranked
             .into_iter()
             .take(n)
             .map(|(i, c)| Suggestion {
-                entity_id: self.entities[i].id.clone(),
-                name: self.entities[i].name.clone(),
+                entity_id: self.entities()[i].id.clone(),
+                name: self.entities()[i].name.clone(),
                 alias: c.alias,
                 how: c.how.to_owned(),
             })

@@ -8,14 +8,14 @@ use std::time::Instant;
 use super::{filters, fusion_of, known, retrieval, took_ms, vector_warning};
 use crate::corpus::Entity;
 use crate::lane::Filters;
-use crate::lane::Lane;
+use crate::lane::{Lane, LaneHits};
 use crate::search::{SearchOutcome, SearchRequest};
 use crate::surface::Operation;
 use crate::surface::envelope::*;
 use crate::surface::{ErrorCode, ToolError};
 use crate::surface::{Warning, WarningCode};
 use crate::tools::args::Args;
-use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
+use crate::tools::assemble::{Draft, ItemBuilder, finish};
 use crate::tools::resolve::{self, Concept, require_one, resolve_term};
 use crate::tools::serving::OpenIndex;
 
@@ -94,22 +94,8 @@ pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
         ));
     }
     draft.resolution = resolution;
-    let mut builder = ItemBuilder::new(index);
-    for (rank, (passage_id, _)) in linked.iter().take(CARD_EVIDENCE).enumerate() {
-        let Some(row) = index.searcher.passage(passage_id)? else { continue };
-        let ranks = [(Lane::Entity, rank as u32 + 1)];
-        let score = 1.0 / (crate::fusion::DEFAULT_K + rank as f64 + 1.0);
-        draft.evidence.push(builder.item(
-            row,
-            Found::Ranked {
-                score,
-                ranks: &ranks,
-                contributions: &[(Lane::Entity, score)],
-                weights: &[(Lane::Entity, 1.0)],
-                explain: false,
-            },
-        )?);
-    }
+    let ranking = LaneHits::from_scored(Lane::Entity, linked.iter().map(|(id, n)| (id.clone(), *n as f32)).collect());
+    draft.evidence = ItemBuilder::new(index).ranked_lane(&ranking, CARD_EVIDENCE)?;
     draft.retrieval.lanes = vec![Lane::Entity.as_str().to_owned()];
     draft.retrieval.route = Some("concept.card".to_owned());
     draft.retrieval.lane_counts = vec![LaneCount { lane: "entity".into(), candidates: linked.len() }];
@@ -204,7 +190,8 @@ fn unresolved_envelope(index: &OpenIndex, args: &Args, operation: Operation, res
 
 pub fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
-    let filters = filters(index, args)?;
+    // find_concept_evidence has no `entities` parameter, so its filters name no colliding entity.
+    let (filters, _) = filters(index, args)?;
     let (entity, resolution) = match require_one(index, args.required("concept")?, filters.language.as_deref())? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Search, resolution)),

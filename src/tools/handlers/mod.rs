@@ -18,8 +18,9 @@ use crate::surface::envelope::{Collision, Fusion, LaneCount, LaneWeight, Retriev
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::surface::{Warning, WarningCode};
 
-/// The filters common to the search tools, checked against the corpus.
-pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
+/// The filters common to the search tools, checked against the corpus, and
+/// the collisions of names in the `entities` filter (for the resolution section).
+pub fn filters(index: &OpenIndex, args: &Args) -> Result<(Filters, Vec<Collision>), ToolError> {
     let years = match args.text("period").map(str::trim) {
         None => None,
         Some(id) => {
@@ -38,17 +39,17 @@ pub fn filters(index: &OpenIndex, args: &Args) -> Result<Filters, ToolError> {
         }
     };
     let language = args.language("language");
-    let entities = entity_filter(index, &args.list("entities"), language.as_deref())?.0;
+    let (entities, collisions) = entity_filter(index, &args.list("entities"), language.as_deref())?;
     let work = args.text("work").map(|w| w.trim().to_owned());
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     known(work.as_deref(), &index.works, ErrorCode::WorkNotFound, "work")?;
-    Ok(Filters { language, work, years, entities })
+    Ok((Filters { language, work, years, entities }, collisions))
 }
 
 /// An `entities` filter: each entry an id, a name or an alias, resolved as
 /// resolve_entity does. A name shared by several entities keeps all of them
 /// (the filter means "mentions at least one") and is reported as a collision.
-pub fn entity_filter(
+fn entity_filter(
     index: &OpenIndex,
     entries: &[String],
     language: Option<&str>,

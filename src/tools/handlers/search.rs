@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use super::{filters, known, require_vector, retrieval, took_ms, vector_warning};
-use crate::fusion::{DEFAULT_K, FusionMethod};
+use crate::fusion::FusionMethod;
 use crate::lane::Lane;
 use crate::lane::{Filters, parse_query};
 use crate::routing::RetrievalMode;
@@ -12,20 +12,15 @@ use crate::surface::Operation;
 use crate::surface::envelope::{Envelope, LaneCount, Retrieval};
 use crate::surface::{ErrorCode, ToolError};
 use crate::tools::args::Args;
-use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
+use crate::tools::assemble::{Draft, ItemBuilder, finish};
 use crate::tools::resolve;
 use crate::tools::serving::OpenIndex;
-
-/// A validated choice parameter as its enum (validation already refused other values).
-fn choice<T: std::str::FromStr<Err = String>>(args: &Args, name: &str) -> Result<T, ToolError> {
-    args.required(name)?.parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e))
-}
 
 pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
-    let filters = filters(index, args)?;
-    let mode: RetrievalMode = choice(args, "retrieval_mode")?;
+    let (filters, filter_collisions) = filters(index, args)?;
+    let mode: RetrievalMode = args.choice("retrieval_mode")?;
     if mode == RetrievalMode::Vector {
         require_vector(index)?;
     }
@@ -36,12 +31,11 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
         mode,
         ..SearchRequest::default()
     };
-    let outcome = index.searcher.search(&request)?;
+    let mut outcome = index.searcher.search(&request)?;
 
     let mut draft = Draft::new(Operation::Search, args.understood());
     // Any language, as the searcher resolves it: the query's language is unknown.
-    resolve::from_mentions(index, outcome.query_mentions.clone(), &mut draft.resolution);
-    let (_, filter_collisions) = super::entity_filter(index, &args.list("entities"), filters.language.as_deref())?;
+    resolve::from_mentions(index, std::mem::take(&mut outcome.query_mentions), &mut draft.resolution);
     for collision in filter_collisions {
         if !draft.resolution.collisions.iter().any(|c| c.term == collision.term) {
             draft.resolution.collisions.push(collision);
@@ -73,7 +67,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
 pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
-    let lane: Lane = choice(args, "lane")?;
+    let lane: Lane = args.choice("lane")?;
     if lane == Lane::Vector {
         require_vector(index)?;
     }
@@ -99,21 +93,6 @@ pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
         took_ms: took_ms(start),
         ..Retrieval::default()
     };
-    let mut builder = ItemBuilder::new(index);
-    for hit in hits.hits.into_iter().take(top_k) {
-        let Some(passage) = index.searcher.passage(&hit.passage_id)? else { continue };
-        let ranks = [(lane, hit.rank)];
-        let score = 1.0 / (DEFAULT_K + f64::from(hit.rank));
-        draft.evidence.push(builder.item(
-            passage,
-            Found::Ranked {
-                score,
-                ranks: &ranks,
-                contributions: &[(lane, score)],
-                weights: &[(lane, 1.0)],
-                explain: false,
-            },
-        )?);
-    }
+    draft.evidence = ItemBuilder::new(index).ranked_lane(&hits, top_k)?;
     Ok(finish(index, draft))
 }
