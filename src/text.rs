@@ -14,6 +14,29 @@ pub struct Mention {
     pub ambiguous: bool,
 }
 
+/// Where each line of a text starts, so that the line of any byte offset is a
+/// binary search: looking up every passage of a document stays linear in its
+/// length (counting newlines from the start each time was quadratic).
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    /// Byte offsets just after each `\n`.
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let starts = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1).collect();
+        Self { starts, len: text.len() }
+    }
+
+    /// 1-based line number of a byte offset (offsets past the end count as the end).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        self.starts.partition_point(|&start| start <= offset) + 1
+    }
+}
+
 /// Lower-cased words by UAX #29, with typographic apostrophes made plain so that
 /// `um’s` and `um's` match.
 pub fn normalized_words(text: &str) -> Vec<String> {
@@ -73,6 +96,16 @@ mod tests {
             parse_named(&Colour::ALL, Colour::as_str, "green", "colour"),
             Err("unknown colour `green`; one of: red, blue".to_owned())
         );
+    }
+
+    #[test]
+    fn line_index_agrees_with_counting_newlines() {
+        let text = "a\nbb\n\nccc\n";
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() + 2 {
+            let counted = text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+            assert_eq!(index.line_of(offset), counted, "offset {offset}");
+        }
     }
 
     #[test]

@@ -130,6 +130,17 @@ pub struct EvalArgs {
 pub enum IndexCommand {
     /// Ingest a corpus directory into a new index generation.
     Build(BuildArgs),
+    /// Check every file of the serving generation against the lengths and hashes its build recorded.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub location: IndexLocation,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -192,6 +203,7 @@ pub struct SearchArgs {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Index(IndexCommand::Build(args)) => run_build(args),
+        Command::Index(IndexCommand::Verify(args)) => run_verify(args),
         Command::Search(args) => run_search(args),
         Command::Eval(args) => run_eval(args),
         Command::Serve(args) => run_serve(args),
@@ -227,6 +239,36 @@ fn run_serve(args: ServeArgs) -> Result<()> {
         .build()
         .map_err(|source| Error::Io { path: PathBuf::from("<tokio runtime>"), source })?;
     runtime.block_on(crate::mcp::serve(server)).map_err(Error::ServeFailed)
+}
+
+/// Exits non-zero when any file differs, so scripts can act on it.
+fn run_verify(args: VerifyArgs) -> Result<()> {
+    let index = crate::index::IndexDir::open(&args.location.index)?;
+    let generation = index.require_current()?;
+    let manifest = crate::index::Manifest::read(&generation.manifest_path())?;
+    manifest.check_readable(&generation.manifest_path())?;
+    let damage = crate::index::verify(&generation.path, &manifest.files)?;
+    if args.json {
+        let report = serde_json::json!({
+            "generation": generation.name,
+            "files": manifest.files.len(),
+            "intact": damage.is_empty(),
+            "damage": damage,
+        });
+        println!("{report:#}");
+    } else {
+        for d in &damage {
+            println!("damaged  {d}");
+        }
+        println!("{}: {} files checked, {} damaged", generation.name, manifest.files.len(), damage.len());
+    }
+    if damage.is_empty() {
+        return Ok(());
+    }
+    Err(Error::IndexCorrupt {
+        path: generation.path,
+        reason: format!("{} file(s) differ from what the build wrote", damage.len()),
+    })
 }
 
 fn run_stats(args: StatsArgs) -> Result<()> {

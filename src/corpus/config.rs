@@ -142,10 +142,9 @@ impl CorpusConfig {
     }
 }
 
-/// 1-based line number of a byte offset.
+/// 1-based line number of a byte offset (one lookup; `text::LineIndex` for many).
 pub fn line_of_offset(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    crate::text::LineIndex::new(text).line_of(offset)
 }
 
 #[cfg(test)]

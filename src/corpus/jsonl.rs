@@ -2,11 +2,14 @@
 //! is accepted as it is; further metadata fields are optional.
 
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
 
 use super::config::CorpusConfig;
 use super::document::{Document, SpanBasis, validate_id};
-use crate::error::{Error, FileLocation, Result};
+use crate::error::{Error, FileLocation, IoContext, Result};
 
 #[derive(Debug, Deserialize)]
 struct Record {
@@ -35,59 +38,155 @@ struct Record {
     extra: BTreeMap<String, serde_json::Value>,
 }
 
-pub fn parse_documents(text: &str, relative: &str, config: &CorpusConfig) -> Result<Vec<Document>> {
+/// A record's line may be longer than its text (JSON escapes, metadata): up to
+/// twice the document limit plus this much is read; a longer line is refused
+/// without being held in memory.
+const RECORD_OVERHEAD_BYTES: u64 = 1 << 20;
+
+/// What reading a JSONL file gives: its documents, its sha256 and its length.
+pub struct JsonlFile {
+    pub documents: Vec<Document>,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+/// Reads a JSONL file one record at a time, so memory follows the largest
+/// accepted record, not the file, and an oversized record is refused before
+/// it is read whole.
+pub fn read_documents(path: &Path, relative: &str, config: &CorpusConfig) -> Result<JsonlFile> {
     let limit = config.limits.max_document_bytes;
-    let mut docs = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line_no = index + 1;
-        let line = line.trim_start_matches('\u{feff}');
-        if line.trim().is_empty() {
-            continue;
+    let max_line = limit.saturating_mul(2).saturating_add(RECORD_OVERHEAD_BYTES);
+    let file = std::fs::File::open(path).at(relative)?;
+    let mut reader = BufReader::new(file);
+    let mut hasher = Sha256::new();
+    let mut bytes = 0u64;
+    let mut documents = Vec::new();
+    let mut line = Vec::new();
+    for line_no in 1.. {
+        line.clear();
+        let n = (&mut reader).take(max_line + 1).read_until(b'\n', &mut line).at(relative)? as u64;
+        if n == 0 {
+            break;
         }
-        let location = FileLocation::line(relative, line_no);
-        let malformed = |reason: String| Error::MalformedJsonl { location: location.clone(), reason };
-        let record: Record = serde_json::from_str(line).map_err(|e| malformed(e.to_string()))?;
-        // BEIR ids are strings, but some collections write numbers.
-        let id = match record.id {
-            serde_json::Value::String(s) => s,
-            serde_json::Value::Number(n) => n.to_string(),
-            other => return Err(malformed(format!("`_id` must be a string, found {other}"))),
-        };
-        validate_id(&id).map_err(malformed)?;
-        if record.text.len() as u64 > limit {
-            return Err(Error::DocumentTooLarge { location, size: record.text.len() as u64, limit });
+        bytes += n;
+        if n > max_line && line.last() != Some(&b'\n') {
+            let size = n + skip_line(&mut reader).at(relative)?;
+            return Err(Error::DocumentTooLarge { location: FileLocation::line(relative, line_no), size, limit });
         }
-        let mut extra = record.extra;
-        // BEIR's `metadata` is usually an empty object; drop it when empty.
-        if extra.get("metadata").is_some_and(|m| m.as_object().is_some_and(|o| o.is_empty())) {
-            extra.remove("metadata");
+        hasher.update(&line);
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| Error::InvalidUtf8 { location: FileLocation::line(relative, line_no) })?;
+        if let Some(document) = parse_record(text, relative, line_no, config)? {
+            documents.push(document);
         }
-        docs.push(Document {
-            id,
-            title: record.title.filter(|t| !t.is_empty()),
-            work: record.work,
-            section: record.section,
-            section_order: record.section_order,
-            date: record.date,
-            year: record.year,
-            language: record.language.unwrap_or_else(|| config.default_language.clone()),
-            author: record.author,
-            witness: record.witness,
-            extra,
-            source: relative.to_owned(),
-            location,
-            text: record.text,
-            text_offset: 0,
-            text_line: line_no,
-            span_basis: SpanBasis::JsonlText,
-        });
     }
-    Ok(docs)
+    Ok(JsonlFile { documents, sha256: format!("{:x}", hasher.finalize()), bytes })
+}
+
+/// Consumes the rest of the current line; returns how many bytes it had.
+fn skip_line(reader: &mut impl BufRead) -> std::io::Result<u64> {
+    let mut skipped = 0u64;
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(skipped);
+        }
+        let (used, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buffer.len(), false),
+        };
+        reader.consume(used);
+        skipped += used as u64;
+        if done {
+            return Ok(skipped);
+        }
+    }
+}
+
+/// One line of a JSONL file: a document, or nothing for a blank line.
+fn parse_record(line: &str, relative: &str, line_no: usize, config: &CorpusConfig) -> Result<Option<Document>> {
+    let limit = config.limits.max_document_bytes;
+    let line = line.trim_start_matches('\u{feff}');
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    let location = FileLocation::line(relative, line_no);
+    let malformed = |reason: String| Error::MalformedJsonl { location: location.clone(), reason };
+    let record: Record = serde_json::from_str(line).map_err(|e| malformed(e.to_string()))?;
+    // BEIR ids are strings, but some collections write numbers.
+    let id = match record.id {
+        serde_json::Value::String(s) => s,
+        serde_json::Value::Number(n) => n.to_string(),
+        other => return Err(malformed(format!("`_id` must be a string, found {other}"))),
+    };
+    validate_id(&id).map_err(malformed)?;
+    if record.text.len() as u64 > limit {
+        return Err(Error::DocumentTooLarge { location, size: record.text.len() as u64, limit });
+    }
+    let mut extra = record.extra;
+    // BEIR's `metadata` is usually an empty object; drop it when empty.
+    if extra.get("metadata").is_some_and(|m| m.as_object().is_some_and(|o| o.is_empty())) {
+        extra.remove("metadata");
+    }
+    Ok(Some(Document {
+        id,
+        title: record.title.filter(|t| !t.is_empty()),
+        work: record.work,
+        section: record.section,
+        section_order: record.section_order,
+        date: record.date,
+        year: record.year,
+        language: record.language.unwrap_or_else(|| config.default_language.clone()),
+        author: record.author,
+        witness: record.witness,
+        extra,
+        source: relative.to_owned(),
+        location,
+        text: record.text,
+        text_offset: 0,
+        text_line: line_no,
+        span_basis: SpanBasis::JsonlText,
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_documents(text: &str, relative: &str, config: &CorpusConfig) -> Result<Vec<Document>> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(relative);
+        std::fs::write(&path, text).unwrap();
+        Ok(read_documents(&path, relative, config)?.documents)
+    }
+
+    #[test]
+    fn an_oversized_record_is_refused_with_its_line_and_the_rest_is_not_needed() {
+        let mut config = CorpusConfig::for_beir("b");
+        config.limits.max_document_bytes = 10;
+        let long = "x".repeat(3 << 20);
+        let text = format!("{{\"_id\": \"a\", \"text\": \"ok\"}}\n{{\"_id\": \"b\", \"text\": \"{long}\"}}\n");
+        let err = parse_documents(&text, "c.jsonl", &config).unwrap_err();
+        match err {
+            Error::DocumentTooLarge { location, size, limit } => {
+                assert_eq!(location.line, Some(2));
+                assert_eq!(size, long.len() as u64 + 25, "the whole line, newline included");
+                assert_eq!(limit, 10);
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn the_hash_is_of_the_whole_file() {
+        let text = "{\"_id\": \"a\", \"text\": \"x\"}\r\n\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("c.jsonl"), text).unwrap();
+        let file = read_documents(&dir.path().join("c.jsonl"), "c.jsonl", &CorpusConfig::for_beir("b")).unwrap();
+        assert_eq!(file.sha256, crate::corpus::sha256_hex(text.as_bytes()));
+        assert_eq!(file.bytes, text.len() as u64);
+        assert_eq!(file.documents.len(), 1);
+    }
 
     #[test]
     fn beir_records_parse_as_they_are() {

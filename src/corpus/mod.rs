@@ -127,32 +127,31 @@ fn relocate(err: Error, root: &Path) -> Error {
 }
 
 fn read_document_file(file: &CorpusFile, config: &CorpusConfig) -> Result<(SourceFile, Vec<Document>)> {
-    let limit = config.limits.max_document_bytes;
-    // One document per Markdown or text file: refuse an oversized one before reading it.
-    if file.kind != FileKind::Jsonl {
-        let size = std::fs::metadata(&file.path).at(&file.relative)?.len();
-        if size > limit {
-            return Err(Error::DocumentTooLarge { location: FileLocation::file(&file.relative), size, limit });
-        }
+    if file.kind == FileKind::Jsonl {
+        let read = jsonl::read_documents(&file.path, &file.relative, config)?;
+        let source = SourceFile { path: file.relative.clone(), sha256: read.sha256, bytes: read.bytes };
+        return Ok((source, read.documents));
     }
-    let bytes = std::fs::read(&file.path).at(&file.relative)?;
+    // One document per Markdown or text file: refuse an oversized one before reading it.
+    let limit = config.limits.max_document_bytes;
+    let size = std::fs::metadata(&file.path).at(&file.relative)?.len();
+    if size > limit {
+        return Err(Error::DocumentTooLarge { location: FileLocation::file(&file.relative), size, limit });
+    }
+    // Read no more than the limit allows, in case the file grew since it was measured.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    let opened = std::fs::File::open(&file.path).at(&file.relative)?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(opened, limit + 1), &mut bytes).at(&file.relative)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::DocumentTooLarge {
+            location: FileLocation::file(&file.relative),
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
     let source = SourceFile { path: file.relative.clone(), sha256: sha256_hex(&bytes), bytes: bytes.len() as u64 };
     let text = decode_utf8(bytes, &file.relative)?;
-    let docs = match file.kind {
-        FileKind::Jsonl => jsonl::parse_documents(&text, &file.relative, config)?,
-        _ => {
-            // The file may have grown since it was measured.
-            if source.bytes > limit {
-                return Err(Error::DocumentTooLarge {
-                    location: FileLocation::file(&file.relative),
-                    size: source.bytes,
-                    limit,
-                });
-            }
-            vec![frontmatter::parse_document(text, &file.relative, config)?]
-        }
-    };
-    Ok((source, docs))
+    Ok((source, vec![frontmatter::parse_document(text, &file.relative, config)?]))
 }
 
 /// Decodes UTF-8, naming the line of the first invalid byte on failure.

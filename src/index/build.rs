@@ -10,7 +10,7 @@ use super::layout::{Generation, IndexDir};
 use super::manifest::{Counts, MANIFEST_FORMAT, Manifest, Versions};
 use super::vectors::{VectorInputs, VectorOutcome, build_vectors, server_collection};
 use crate::chunk::chunk;
-use crate::corpus::{self, Corpus, Document, LoadOptions, line_of_offset};
+use crate::corpus::{self, Corpus, Document, LoadOptions};
 use crate::error::Result;
 use crate::failpoint;
 use crate::lexical::{analyzer_name, write_lexical};
@@ -97,6 +97,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
             previous: previous.as_ref().map(|(m, g)| (m, g)),
             staging: &files.path,
             generation: &staging.generation.name,
+            scratch: &index.reader_scratch(),
         },
         &|done, _| progress.set(done),
     )?;
@@ -137,6 +138,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
         vector_skipped: vector_skipped.clone(),
         built_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         build_seconds: started.elapsed().as_secs_f64(),
+        files: super::files::record(&files.path)?,
     };
     manifest.write(&files.manifest_path())?;
     failpoint::pause("before-publish");
@@ -197,6 +199,7 @@ fn previous_passages(
 }
 
 fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
+    let lines = crate::text::LineIndex::new(&doc.text);
     chunk(&doc.text, corpus.config.chunking)
         .into_iter()
         .map(|c| {
@@ -204,8 +207,8 @@ fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
                 corpus::SpanBasis::File => (
                     doc.text_offset + c.start,
                     doc.text_offset + c.end,
-                    doc.text_line + line_of_offset(&doc.text, c.start) - 1,
-                    doc.text_line + line_of_offset(&doc.text, c.end.saturating_sub(1)) - 1,
+                    doc.text_line + lines.line_of(c.start) - 1,
+                    doc.text_line + lines.line_of(c.end.saturating_sub(1)) - 1,
                 ),
                 corpus::SpanBasis::JsonlText => (c.start, c.end, doc.text_line, doc.text_line),
             };

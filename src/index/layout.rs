@@ -9,6 +9,9 @@
 //!     gen-000007/            immutable once published
 //!       manifest.json  meta.sqlite  lexical/
 //!     .staging-gen-000008/   a build in progress (removed if abandoned)
+//!   state/                   written while serving, never part of a generation
+//!     query_log.sqlite       the call log
+//!     readers/               each reader's private vector-store copy
 //! ```
 
 use std::fs::{self, File};
@@ -16,12 +19,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, IoContext, Result};
+use crate::telemetry::STATE_DIR;
 
 pub const MARKER_FILE: &str = "EVIDENT_INDEX";
 const MARKER_CONTENT: &str = "evident index, layout 1\n";
 const CURRENT_FILE: &str = "CURRENT";
 const LOCK_FILE: &str = "BUILD.lock";
 const GENERATIONS_DIR: &str = "generations";
+const READERS_DIR: &str = "readers";
 const STAGING_PREFIX: &str = ".staging-";
 const GENERATION_PREFIX: &str = "gen-";
 /// Generations kept after a successful build (the new one and its predecessor).
@@ -40,7 +45,7 @@ pub struct Generation {
 
 impl Generation {
     pub fn manifest_path(&self) -> PathBuf {
-        self.path.join("manifest.json")
+        self.path.join(super::files::MANIFEST_FILE)
     }
     pub fn store_path(&self) -> PathBuf {
         self.path.join("meta.sqlite")
@@ -116,6 +121,18 @@ impl IndexDir {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Where this process keeps private working copies while it reads the
+    /// index (see `vector::private_copy`): the index's own `state/readers`,
+    /// or, when the index is read-only to this user, a directory under the
+    /// system's temporary directory.
+    pub fn reader_scratch(&self) -> PathBuf {
+        let own = self.root.join(STATE_DIR).join(READERS_DIR);
+        if writable_dir(&own) {
+            return own;
+        }
+        std::env::temp_dir().join("evident-readers")
     }
 
     /// Takes the build lock, so two builds never write (or clean up) at once.
@@ -278,6 +295,11 @@ fn sync_tree(dir: &Path) -> Result<()> {
 
 fn sync_dir(dir: &Path) -> Result<()> {
     File::open(dir).and_then(|f| f.sync_all()).at(dir)
+}
+
+/// Whether `dir` exists (or can be made) and this process can create files in it.
+fn writable_dir(dir: &Path) -> bool {
+    fs::create_dir_all(dir).is_ok() && tempfile::tempfile_in(dir).is_ok()
 }
 
 #[cfg(test)]

@@ -28,6 +28,10 @@ pub struct Manifest {
     pub vector_skipped: Option<String>,
     pub built_at: String,
     pub build_seconds: f64,
+    /// Every file of the generation but this manifest: length and sha256
+    /// (absent from format 1, which a build still reads to reuse passages).
+    #[serde(default)]
+    pub files: super::files::FileTable,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,7 +51,8 @@ pub struct Versions {
     pub sqlite: String,
 }
 
-pub const MANIFEST_FORMAT: u32 = 1;
+/// 2: `files` records each file's length and hash.
+pub const MANIFEST_FORMAT: u32 = 2;
 
 impl Versions {
     pub fn current() -> Self {
@@ -91,10 +96,11 @@ impl Manifest {
     }
 
     /// Passages of an unchanged source may be reused only when they would be
-    /// chunked the same way today.
+    /// chunked the same way today and stored the same way. (The manifest's own
+    /// format does not matter: a generation of an older format is not served,
+    /// but its passages and vectors are as good as new.)
     pub fn passages_reusable_with(&self, chunking: Chunking, default_language: &str) -> bool {
-        self.format == MANIFEST_FORMAT
-            && self.store_schema_version == crate::store::SCHEMA_VERSION
+        self.store_schema_version == crate::store::SCHEMA_VERSION
             && self.chunking == chunking
             && self.default_language == default_language
     }

@@ -4,10 +4,12 @@
 //! leaves the previous generation serving. The last two generations are kept.
 
 mod build;
+mod files;
 mod layout;
 mod manifest;
 mod vectors;
 
 pub use build::{BuildOptions, BuildSummary, build};
+pub use files::{Damage, FileRecord, FileTable, check_lengths, verify};
 pub use layout::{Generation, IndexDir, MARKER_FILE};
 pub use manifest::Manifest;

@@ -32,6 +32,8 @@ pub struct VectorInputs<'a> {
     pub previous: Option<(&'a Manifest, &'a Generation)>,
     pub staging: &'a Path,
     pub generation: &'a str,
+    /// Where the previous generation's embedded store is copied to be read.
+    pub scratch: &'a Path,
 }
 
 /// The text a passage is embedded as.
@@ -93,7 +95,7 @@ pub fn build_vectors(
         && previous.dimension == info.dimension
         && previous.embed_title == settings.embed_title
     {
-        match open_store(previous, &generation.path) {
+        match open_store(previous, &generation.path, inputs.scratch) {
             Ok(old) => {
                 let ids: Vec<String> = all
                     .iter()

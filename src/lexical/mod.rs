@@ -4,6 +4,7 @@
 
 mod analyzers;
 mod build;
+mod directory;
 mod fields;
 mod highlight;
 mod query;
@@ -28,9 +29,9 @@ pub struct LexicalIndex {
 
 impl LexicalIndex {
     pub fn open(dir: &std::path::Path) -> Result<Self> {
-        let index = Index::open_in_dir(dir).map_err(|e| Error::IndexCorrupt {
+        let index = Index::open(directory::ReadOnlyDirectory::new(dir)).map_err(|e| Error::IndexCorrupt {
             path: dir.to_owned(),
-            reason: format!("lexical index cannot be opened ({e})"),
+            reason: format!("lexical index cannot be opened ({})", plain(&e)),
         })?;
         analyzers::register(&index);
         let fields = LexicalFields::from_schema(&index.schema()).ok_or_else(|| Error::IndexCorrupt {
@@ -75,5 +76,21 @@ impl LexicalIndex {
                 .iter()
                 .any(|(_, term)| searcher.doc_freq(&tantivy::Term::from_field_text(*field, term)).unwrap_or(0) > 0)
         })
+    }
+}
+
+/// A tantivy error as a sentence: its `Display` of an unreadable file is the
+/// `Debug` form of the I/O error, which is not for people.
+fn plain(error: &tantivy::TantivyError) -> String {
+    use tantivy::directory::error::OpenReadError;
+    match error {
+        tantivy::TantivyError::OpenReadError(OpenReadError::IoError { io_error, filepath }) => {
+            format!("{}: {io_error}", filepath.display())
+        }
+        tantivy::TantivyError::OpenReadError(OpenReadError::FileDoesNotExist(path)) => {
+            format!("{} is missing", path.display())
+        }
+        tantivy::TantivyError::IoError(io_error) => io_error.to_string(),
+        other => other.to_string(),
     }
 }

@@ -2,6 +2,7 @@
 //! routing the query to lanes (see `routing`), running them, and fusing their
 //! ranked lists (see `fusion`).
 
+mod deferred;
 mod entity;
 mod exact;
 
@@ -11,7 +12,7 @@ use std::path::Path;
 use crate::corpus::{Entity, TermMapping};
 use crate::error::{Error, Result};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
-use crate::index::{Generation, IndexDir, Manifest};
+use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
 use crate::lane::{Filters, ParsedQuery, parse_query};
 use crate::lane::{Lane, LaneHits};
 use crate::lexical::{LexicalIndex, analyse_passage, analyzed_terms};
@@ -20,6 +21,7 @@ use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 use crate::text::Mention;
 use crate::vector::{Embedder, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
+use deferred::Deferred;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Candidates each lane contributes before fusion.
@@ -34,7 +36,8 @@ pub struct Searcher {
     /// Read once on open: the linker is built from them and the tool layer indexes them.
     entities: Vec<Entity>,
     linker: Linker,
-    vector: Result<VectorLane, String>,
+    /// Loads in the background (see `deferred`).
+    vector: Deferred<VectorLane>,
 }
 
 struct VectorLane {
@@ -161,30 +164,55 @@ impl Searcher {
         let generation = index.require_current()?;
         let manifest = Manifest::read(&generation.manifest_path())?;
         manifest.check_readable(&generation.manifest_path())?;
+        let (vector_damage, damage): (Vec<Damage>, Vec<Damage>) =
+            check_lengths(&generation.path, &manifest.files).into_iter().partition(|d| d.file.starts_with("vectors/"));
+        if let Some(first) = damage.first() {
+            return Err(Error::IndexCorrupt {
+                path: generation.path.clone(),
+                reason: format!(
+                    "{first}; {} file(s) differ from the build (`evident index verify` lists them)",
+                    damage.len()
+                ),
+            });
+        }
         let store = Store::open(&generation.store_path())?;
         let lexical = LexicalIndex::open(&generation.lexical_path())?;
         let entities = store.entities()?;
         let linker = Linker::new(&entities);
         let vector = match &manifest.vector {
-            None => Err(manifest.vector_skipped.clone().map_or_else(
+            None => Deferred::ready(Err(manifest.vector_skipped.clone().map_or_else(
                 || "the index has no vectors".into(),
                 |r| format!("the index was built without vectors ({r})"),
-            )),
-            Some(vm) => match Embedder::load(&models_dir.map_or_else(default_models_dir, Path::to_owned)) {
-                Err(reason) => Err(reason.0),
-                Ok(embedder) => {
-                    let info = embedder.info();
-                    if info.model_id != vm.model_id || info.dimension != vm.dimension {
+            ))),
+            Some(_) if !vector_damage.is_empty() => Deferred::ready(Err(format!(
+                "the vector store is damaged ({}; {} file(s) differ from the build)",
+                vector_damage[0],
+                vector_damage.len()
+            ))),
+            Some(vm) => {
+                let models_dir = models_dir.map_or_else(default_models_dir, Path::to_owned);
+                match Embedder::read_info(&models_dir) {
+                    Err(reason) => Deferred::ready(Err(reason.0)),
+                    // A model other than the index's is refused at once, not when first used.
+                    Ok(info) if info.model_id != vm.model_id || info.dimension != vm.dimension => {
                         return Err(Error::ModelMismatch {
                             index_model: vm.model_id.clone(),
                             index_dimension: vm.dimension,
-                            model: info.model_id.clone(),
+                            model: info.model_id,
                             dimension: info.dimension,
                         });
                     }
-                    open_store(vm, &generation.path).map(|store| VectorLane { embedder, store }).map_err(|e| e.0)
+                    Ok(_) => {
+                        let (vm, generation_path, scratch) =
+                            (vm.clone(), generation.path.clone(), index.reader_scratch());
+                        Deferred::start("vector-lane", move || {
+                            let embedder = Embedder::load(&models_dir).map_err(|e| e.0)?;
+                            let store = open_store(&vm, &generation_path, &scratch).map_err(|e| e.0)?;
+                            Ok(VectorLane { embedder, store })
+                        })
+                    }
                 }
-            },
+            }
         };
         Ok(Self { generation, manifest, store, lexical, entities, linker, vector })
     }
@@ -249,7 +277,7 @@ impl Searcher {
 
     /// Why the vector lane is off, or `None` when it is on.
     pub fn vector_disabled_reason(&self) -> Option<&str> {
-        self.vector.as_ref().err().map(String::as_str)
+        self.vector.get().err()
     }
 
     /// Passage ids the filters' entity restriction allows (`None`: no restriction).
@@ -269,7 +297,7 @@ impl Searcher {
             Lane::Exact => exact::search(&self.store, &self.lexical, input),
             Lane::Entity => entity::search(&self.store, entities, &link_filter(filters), allowed, depth),
             Lane::Vector => {
-                let lane = self.vector.as_ref().map_err(|reason| Error::VectorLaneUnavailable(reason.clone()))?;
+                let lane = self.vector.get().map_err(|reason| Error::VectorLaneUnavailable(reason.to_owned()))?;
                 let filter = VectorFilter {
                     language: filters.language.clone(),
                     work: filters.work.clone(),
@@ -290,7 +318,7 @@ impl Searcher {
         let resolved_entities = request.concepts.clone().unwrap_or_else(|| unambiguous(&query_mentions));
         let signals =
             QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
-        let mut route = route(request.mode, signals, self.vector.is_ok());
+        let mut route = route(request.mode, signals, self.vector.get().is_ok());
         for (lane, weight) in route.lanes.iter_mut() {
             if let Some((_, w)) = request.weights.iter().find(|(l, _)| l == lane) {
                 *weight = *w;
@@ -360,8 +388,8 @@ impl Searcher {
             lanes: lists.iter().map(|(l, _)| l.lane).collect(),
             lane_counts: lists.iter().map(|(l, _)| (l.lane, l.hits.len())).collect(),
             route,
-            vector_enabled: self.vector.is_ok() && vector_failure.is_none(),
-            vector_disabled_reason: vector_failure.or_else(|| self.vector.as_ref().err().cloned()),
+            vector_enabled: self.vector.get().is_ok() && vector_failure.is_none(),
+            vector_disabled_reason: vector_failure.or_else(|| self.vector.get().err().map(str::to_owned)),
             resolved_entities,
             query_mentions,
             hits,

@@ -154,33 +154,14 @@ impl From<crate::Error> for ToolError {
     /// Index-side failures, with internals logged and kept out of the message.
     fn from(error: crate::Error) -> Self {
         use crate::Error;
+        if index_unreadable(&error) {
+            tracing::error!(%error, "index unavailable");
+            return ToolError::new(
+                ErrorCode::IndexUnavailable,
+                "the index cannot be read; check the server log and rebuild with `evident index build`",
+            );
+        }
         match &error {
-            Error::IndexMissing(_)
-            | Error::NotAnIndex { .. }
-            | Error::IndexCorrupt { .. }
-            | Error::ModelMismatch { .. } => {
-                tracing::error!(%error, "index unavailable");
-                ToolError::new(
-                    ErrorCode::IndexUnavailable,
-                    "the index cannot be read; check the server log and rebuild with `evident index build`",
-                )
-            }
-            // A metadata store damaged under a running server is the index's state, not a bug.
-            Error::Store(rusqlite::Error::SqliteFailure(e, _))
-                if matches!(
-                    e.code,
-                    rusqlite::ErrorCode::DatabaseCorrupt
-                        | rusqlite::ErrorCode::NotADatabase
-                        | rusqlite::ErrorCode::CannotOpen
-                        | rusqlite::ErrorCode::SystemIoFailure
-                ) =>
-            {
-                tracing::error!(%error, "metadata store damaged");
-                ToolError::new(
-                    ErrorCode::IndexUnavailable,
-                    "the index cannot be read; check the server log and rebuild with `evident index build`",
-                )
-            }
             Error::VectorLaneUnavailable(_) => {
                 tracing::warn!(%error, "vector lane failed");
                 ToolError::new(
@@ -193,6 +174,33 @@ impl From<crate::Error> for ToolError {
                 ToolError::new(ErrorCode::InternalError, "the call failed inside the server; see the server log")
             }
         }
+    }
+}
+
+/// Whether `error` is the index's state rather than a bug: missing, foreign or
+/// damaged, including a metadata store or lexical index damaged under a
+/// running server.
+fn index_unreadable(error: &crate::Error) -> bool {
+    use crate::Error;
+    match error {
+        Error::IndexMissing(_)
+        | Error::NotAnIndex { .. }
+        | Error::IndexCorrupt { .. }
+        | Error::ModelMismatch { .. } => true,
+        Error::Store(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+            e.code,
+            rusqlite::ErrorCode::DatabaseCorrupt
+                | rusqlite::ErrorCode::NotADatabase
+                | rusqlite::ErrorCode::CannotOpen
+                | rusqlite::ErrorCode::SystemIoFailure
+        ),
+        Error::Lexical(e) => matches!(
+            e,
+            tantivy::TantivyError::IoError(_)
+                | tantivy::TantivyError::DataCorruption(_)
+                | tantivy::TantivyError::OpenReadError(_)
+        ),
+        _ => false,
     }
 }
 
@@ -251,6 +259,13 @@ mod tests {
         assert_eq!(ToolError::from(crate::Error::Store(corrupt)).code, ErrorCode::IndexUnavailable);
         let other = rusqlite::Error::InvalidQuery;
         assert_eq!(ToolError::from(crate::Error::Store(other)).code, ErrorCode::InternalError);
+    }
+
+    #[test]
+    fn a_damaged_lexical_index_is_unavailable_not_internal() {
+        let truncated = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read past the end of an index file");
+        let error = crate::Error::Lexical(tantivy::TantivyError::from(truncated));
+        assert_eq!(ToolError::from(error).code, ErrorCode::IndexUnavailable);
     }
 
     #[test]

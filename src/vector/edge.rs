@@ -12,6 +12,7 @@ use qdrant_edge::{
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::private_copy::PrivateCopy;
 use super::store::{
     INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
 };
@@ -22,7 +23,7 @@ pub struct EdgeStore {
     shard: EdgeShard,
     tuning: SearchTuning,
     /// A process-private copy this store was opened from (see `open`).
-    _private: Option<tempfile::TempDir>,
+    _private: Option<PrivateCopy>,
 }
 
 fn fail(what: &str) -> impl Fn(qdrant_edge::OperationError) -> Unavailable + '_ {
@@ -52,39 +53,15 @@ impl EdgeStore {
         Ok(Self { shard, tuning, _private: None })
     }
 
-    /// Opens a store for reading. qdrant-edge locks a shard's WAL for the one
-    /// process that opens it, so a second reader of the same generation (a
-    /// second `serve`, a `search`, a build reusing vectors) opens a private
-    /// copy instead; the generation is immutable, so the copy reads the same.
-    pub fn open(path: &Path, tuning: SearchTuning) -> Result<Self, Unavailable> {
-        let first = match EdgeShard::load(path, None) {
-            Ok(shard) => return Ok(Self { shard, tuning, _private: None }),
-            Err(e) => e,
-        };
-        tracing::info!(error = %first, "vector store busy or unreadable; opening a private copy");
-        let copy = tempfile::Builder::new()
-            .prefix("evident-vectors-")
-            .tempdir()
-            .map_err(|e| Unavailable(format!("embedded vector store: open failed ({first}); no private copy ({e})")))?;
-        copy_dir(path, copy.path())
-            .map_err(|e| Unavailable(format!("embedded vector store: open failed ({first}); no private copy ({e})")))?;
+    /// Opens a store for reading, from a private copy made under `scratch`
+    /// (see `private_copy`): loading a shard writes to it, and a published
+    /// generation is never written.
+    pub fn open(path: &Path, scratch: &Path, tuning: SearchTuning) -> Result<Self, Unavailable> {
+        let copy = PrivateCopy::make(path, scratch)
+            .map_err(|e| Unavailable(format!("embedded vector store: cannot make a private copy to read ({e})")))?;
         let shard = EdgeShard::load(copy.path(), None).map_err(fail("open"))?;
         Ok(Self { shard, tuning, _private: Some(copy) })
     }
-}
-
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 fn to_filter(filter: &VectorFilter) -> Result<Option<Filter>, Unavailable> {

@@ -64,6 +64,9 @@ fn runtime_environment(runtime: &Path) -> Result<ort::environment::Environment, 
     let environment = ort::init_from(runtime)
         .map_err(|e| Unavailable(format!("ONNX runtime could not be loaded ({e})")))?
         .with_name("evident")
+        // A research tool does not report on its users (ONNX Runtime would
+        // write a device id and usage database under the home directory).
+        .with_telemetry(false)
         .build()
         .map_err(|e| Unavailable(format!("ONNX runtime could not start ({e})")))?;
     *shared = Some(environment.clone());
@@ -71,6 +74,16 @@ fn runtime_environment(runtime: &Path) -> Result<ort::environment::Environment, 
 }
 
 impl Embedder {
+    /// What the installed model is, without loading it (cheap: one small file).
+    pub fn read_info(models_dir: &Path) -> Result<ModelInfo, Unavailable> {
+        let path = models_dir.join(MODEL_DIR).join(MODEL_MANIFEST);
+        let bytes = std::fs::read(&path).map_err(|e| {
+            Unavailable(format!("model file {MODEL_MANIFEST} not found in {} ({e}); run scripts/setup", path.display()))
+        })?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Unavailable(format!("{MODEL_MANIFEST} is unreadable ({e}); run scripts/setup")))
+    }
+
     /// Loads from `models_dir`, or says why it cannot.
     pub fn load(models_dir: &Path) -> Result<Self, Unavailable> {
         let model_dir = models_dir.join(MODEL_DIR);
@@ -79,8 +92,7 @@ impl Embedder {
                 Unavailable(format!("model file {name} not found in {} ({e}); run scripts/setup", model_dir.display()))
             })
         };
-        let info: ModelInfo = serde_json::from_slice(&read(MODEL_MANIFEST)?)
-            .map_err(|e| Unavailable(format!("{MODEL_MANIFEST} is unreadable ({e}); run scripts/setup")))?;
+        let info = Self::read_info(models_dir)?;
         let runtime = models_dir.join(&info.runtime);
         if !runtime.is_file() {
             return Err(Unavailable(format!("ONNX runtime {} not found; run scripts/setup", runtime.display())));

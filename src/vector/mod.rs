@@ -11,6 +11,7 @@ mod edge;
 mod embedder;
 mod lane;
 mod open;
+mod private_copy;
 mod server;
 mod settings;
 mod store;

@@ -10,11 +10,16 @@ use super::store::{SearchTuning, VectorStore};
 use super::unavailable::Unavailable;
 use crate::corpus::Backend;
 
-/// Opens the vector store a generation's manifest describes, for reading.
-pub fn open_store(manifest: &VectorManifest, generation: &Path) -> Result<Box<dyn VectorStore>, Unavailable> {
+/// Opens the vector store a generation's manifest describes, for reading;
+/// `scratch` is where an embedded store's private copy goes.
+pub fn open_store(
+    manifest: &VectorManifest,
+    generation: &Path,
+    scratch: &Path,
+) -> Result<Box<dyn VectorStore>, Unavailable> {
     let tuning = SearchTuning::for_points(manifest.hnsw_ef, manifest.points);
     match manifest.backend {
-        Backend::Embedded => Ok(Box::new(EdgeStore::open(&generation.join("vectors"), tuning)?)),
+        Backend::Embedded => Ok(Box::new(EdgeStore::open(&generation.join("vectors"), scratch, tuning)?)),
         Backend::Qdrant => {
             let (Some(url), Some(collection)) = (&manifest.url, &manifest.collection) else {
                 return Err(Unavailable("manifest names no Qdrant server or collection".into()));

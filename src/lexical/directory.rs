@@ -1,0 +1,169 @@
+//! A read-only tantivy directory for a published generation.
+//!
+//! tantivy's `MmapDirectory` takes a lock file and memory-maps segment files.
+//! A published generation is immutable, so neither is needed, and both hurt:
+//! the lock file cannot be created in a read-only index, and a mapped file
+//! truncated by someone else kills the process with SIGBUS on the next read.
+//! This directory takes no lock, writes nothing, and reads with positional
+//! reads (`pread`), so damage surfaces as an I/O error the caller can report.
+
+use std::fs::File;
+use std::io;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tantivy::HasLen;
+use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
+use tantivy::directory::{
+    Directory, DirectoryLock, FileHandle, Lock, OwnedBytes, WatchCallback, WatchHandle, WritePtr,
+};
+
+#[derive(Debug, Clone)]
+pub struct ReadOnlyDirectory {
+    root: PathBuf,
+}
+
+impl ReadOnlyDirectory {
+    pub fn new(root: &Path) -> Self {
+        Self { root: root.to_owned() }
+    }
+}
+
+/// An open file and the length it had when opened.
+#[derive(Debug)]
+struct PositionalFile {
+    file: File,
+    len: usize,
+}
+
+impl HasLen for PositionalFile {
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl FileHandle for PositionalFile {
+    fn read_bytes(&self, range: Range<usize>) -> io::Result<OwnedBytes> {
+        if range.end > self.len || range.start > range.end {
+            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "read past the end of an index file"));
+        }
+        let mut buffer = vec![0; range.len()];
+        read_exact_at(&self.file, &mut buffer, range.start as u64)?;
+        Ok(OwnedBytes::new(buffer))
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> io::Result<()> {
+    while !buffer.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buffer, offset)? {
+            0 => return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "index file shorter than expected")),
+            n => {
+                buffer = &mut buffer[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_only() -> io::Error {
+    io::Error::new(io::ErrorKind::PermissionDenied, "a published generation is read-only")
+}
+
+impl Directory for ReadOnlyDirectory {
+    fn get_file_handle(&self, path: &Path) -> Result<Arc<dyn FileHandle>, OpenReadError> {
+        let full = self.root.join(path);
+        let file = File::open(&full).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => OpenReadError::FileDoesNotExist(path.to_owned()),
+            _ => OpenReadError::wrap_io_error(e, path.to_owned()),
+        })?;
+        let len = file.metadata().map_err(|e| OpenReadError::wrap_io_error(e, path.to_owned()))?.len();
+        let len = usize::try_from(len).map_err(|_| {
+            OpenReadError::wrap_io_error(io::Error::other("index file too large for this platform"), path.to_owned())
+        })?;
+        Ok(Arc::new(PositionalFile { file, len }))
+    }
+
+    fn delete(&self, path: &Path) -> Result<(), DeleteError> {
+        Err(DeleteError::IoError { io_error: Arc::new(read_only()), filepath: path.to_owned() })
+    }
+
+    fn exists(&self, path: &Path) -> Result<bool, OpenReadError> {
+        Ok(self.root.join(path).exists())
+    }
+
+    fn open_write(&self, path: &Path) -> Result<WritePtr, OpenWriteError> {
+        Err(OpenWriteError::IoError { io_error: Arc::new(read_only()), filepath: path.to_owned() })
+    }
+
+    fn atomic_read(&self, path: &Path) -> Result<Vec<u8>, OpenReadError> {
+        std::fs::read(self.root.join(path)).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => OpenReadError::FileDoesNotExist(path.to_owned()),
+            _ => OpenReadError::wrap_io_error(e, path.to_owned()),
+        })
+    }
+
+    fn atomic_write(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        Err(read_only())
+    }
+
+    fn sync_directory(&self) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// No lock file: nothing can change an immutable generation, so readers
+    /// need no exclusion from a writer.
+    fn acquire_lock(&self, _lock: &Lock) -> Result<DirectoryLock, LockError> {
+        Ok(DirectoryLock::from(Box::new(())))
+    }
+
+    /// Nothing to watch: a generation never changes (the reader reloads manually).
+    fn watch(&self, _watch_callback: WatchCallback) -> tantivy::Result<WatchHandle> {
+        Ok(WatchHandle::empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_ranges_and_refuses_reads_past_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("f"), b"0123456789").unwrap();
+        let directory = ReadOnlyDirectory::new(dir.path());
+        let handle = directory.get_file_handle(Path::new("f")).unwrap();
+        assert_eq!(handle.len(), 10);
+        assert_eq!(handle.read_bytes(2..5).unwrap().as_slice(), b"234");
+        assert!(handle.read_bytes(5..5).unwrap().as_slice().is_empty());
+        assert!(handle.read_bytes(8..11).is_err());
+    }
+
+    #[test]
+    fn a_file_truncated_after_open_is_an_error_not_a_signal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![7u8; 4096]).unwrap();
+        let handle = ReadOnlyDirectory::new(dir.path()).get_file_handle(Path::new("f")).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(100).unwrap();
+        let error = handle.read_bytes(1000..2000).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn writes_and_deletes_are_refused_and_nothing_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let directory = ReadOnlyDirectory::new(dir.path());
+        assert!(directory.open_write(Path::new("new")).is_err());
+        assert!(directory.atomic_write(Path::new("meta.json"), b"{}").is_err());
+        let _lock = directory.acquire_lock(&tantivy::directory::META_LOCK).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

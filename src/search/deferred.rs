@@ -1,0 +1,74 @@
+//! The vector lane, loaded in the background. Loading the embedding model and
+//! a private copy of the vector store costs most of a reader's start-up (about
+//! 0.4 s here, far more when many servers start at once), and a server must
+//! answer its client's handshake promptly; so the lane loads on a thread of its
+//! own, and the first request that needs it waits for it (every other lane
+//! serves at once).
+
+use std::sync::{Mutex, OnceLock};
+use std::thread::JoinHandle;
+
+type Loaded<T> = Result<T, String>;
+
+pub struct Deferred<T> {
+    value: OnceLock<Loaded<T>>,
+    loading: Mutex<Option<JoinHandle<Loaded<T>>>>,
+}
+
+impl<T: Send + 'static> Deferred<T> {
+    /// A value already known (or known to be unavailable).
+    pub fn ready(value: Loaded<T>) -> Self {
+        Self { value: OnceLock::from(value), loading: Mutex::new(None) }
+    }
+
+    /// Starts `load` on a thread; `get` waits for it.
+    pub fn start(name: &str, load: impl FnOnce() -> Loaded<T> + Send + 'static) -> Self {
+        match std::thread::Builder::new().name(name.to_owned()).spawn(load) {
+            Ok(handle) => Self { value: OnceLock::new(), loading: Mutex::new(Some(handle)) },
+            Err(e) => Self::ready(Err(format!("could not start loading ({e})"))),
+        }
+    }
+
+    /// The value, once loaded; the first caller joins the loading thread.
+    pub fn get(&self) -> Result<&T, &str> {
+        self.value
+            .get_or_init(|| {
+                let handle = self.loading.lock().ok().and_then(|mut h| h.take());
+                match handle.map(JoinHandle::join) {
+                    Some(Ok(loaded)) => loaded,
+                    Some(Err(_)) => Err("loading failed unexpectedly (see the server log)".into()),
+                    None => Err("loading was interrupted".into()),
+                }
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_caller_gets_the_one_loaded_value() {
+        let deferred = std::sync::Arc::new(Deferred::start("test", || Ok(vec![1, 2, 3])));
+        let readers: Vec<_> = (0..4)
+            .map(|_| {
+                let deferred = deferred.clone();
+                std::thread::spawn(move || deferred.get().map(|v| v.len()).map_err(str::to_owned))
+            })
+            .collect();
+        for reader in readers {
+            assert_eq!(reader.join().unwrap(), Ok(3));
+        }
+    }
+
+    #[test]
+    fn a_failed_or_panicking_load_is_an_error_not_a_hang() {
+        let failed: Deferred<u8> = Deferred::start("test", || Err("model missing".into()));
+        assert_eq!(failed.get(), Err("model missing"));
+        let panicked: Deferred<u8> = Deferred::start("test", || panic!("boom"));
+        assert!(panicked.get().is_err());
+        assert!(panicked.get().is_err(), "asked twice, same answer");
+    }
+}
