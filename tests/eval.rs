@@ -81,3 +81,63 @@ fn eval_reports_trec_style_metrics_and_writes_outputs() {
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("nDCG@10"));
 }
+
+/// A second tiny collection on other topics: its queries are off-corpus for the first.
+fn other_collection(root: &std::path::Path) {
+    write(
+        root,
+        "corpus.jsonl",
+        concat!(r#"{"_id": "x1", "title": "Volcanoes", "text": "Basalt lava flows from shield volcanoes."}"#, "\n"),
+    );
+    write(root, "queries.jsonl", concat!(r#"{"_id": "v1", "text": "basalt lava from shield volcanoes"}"#, "\n"));
+    write(root, "qrels/test.tsv", "query-id\tcorpus-id\tscore\nv1\tx1\t1\n");
+}
+
+#[test]
+fn eval_verdicts_labels_questions_and_reports_the_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (own, other) = (tmp.path().join("tiny"), tmp.path().join("other"));
+    collection(&own);
+    other_collection(&other);
+    let questions = write(
+        tmp.path(),
+        "questions.jsonl",
+        concat!(
+            r#"{"id": "sleep", "answerable": true, "questions": ["sleep loss memory", "Does sleep loss impair memory?"]}"#,
+            "\n",
+            r#"{"id": "dna", "answerable": false, "questions": ["DNA helix", "What is the DNA helix?"]}"#,
+            "\n"
+        ),
+    );
+    let (json, plot, index) = (tmp.path().join("v.json"), tmp.path().join("v.svg"), tmp.path().join("idx"));
+    let out = run(&[
+        "eval",
+        "--verdicts",
+        "--collection",
+        path(&own),
+        "--index",
+        path(&index),
+        "--against",
+        path(&other),
+        "--paraphrases",
+        path(&questions),
+        "--json",
+        path(&json),
+        "--plot",
+        path(&plot),
+        "--quiet",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("SUPPORTED precision"), "{}", out.stdout);
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    // Two judged queries answerable, one off-corpus, four phrasings in the set.
+    let asked = report["asked"].as_array().unwrap();
+    let labelled = |label: &str| asked.iter().filter(|a| a["label"] == label).count();
+    assert_eq!((labelled("answerable"), labelled("off_corpus")), (2, 1));
+    assert_eq!((labelled("set_answerable"), labelled("set_off_corpus")), (2, 2));
+    // Nothing about volcanoes or DNA is in the collection.
+    assert_eq!(report["off_corpus_insufficient"], 1.0, "{}", report["confusion"]);
+    assert_eq!(report["confusion"]["set_off_corpus"]["INSUFFICIENT_EVIDENCE"], 2);
+    assert_eq!(report["groups"], 2);
+    assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
+}

@@ -91,9 +91,10 @@ pub enum FusionChoice {
 
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// Collection directory: corpus.jsonl, queries.jsonl, qrels/test.tsv.
+    /// Collection directory: corpus.jsonl, queries.jsonl, qrels/test.tsv
+    /// (optional with `--verdicts --index DIR`).
     #[arg(long)]
-    pub collection: PathBuf,
+    pub collection: Option<PathBuf>,
     /// Index of the collection, built or reused (default: index-eval/<collection name>).
     #[arg(long)]
     pub index: Option<PathBuf>,
@@ -124,6 +125,18 @@ pub struct EvalArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub models: ModelsLocation,
+    /// Evaluate verdicts instead of rankings: the collection's queries are answerable.
+    #[arg(long)]
+    pub verdicts: bool,
+    /// With --verdicts: another collection whose queries are off-corpus for this index (repeatable).
+    #[arg(long, requires = "verdicts")]
+    pub against: Vec<PathBuf>,
+    /// With --verdicts: a JSONL question set, groups of phrasings that must share one state.
+    #[arg(long, requires = "verdicts")]
+    pub paraphrases: Option<PathBuf>,
+    /// With --verdicts: ask only the first N queries of each collection.
+    #[arg(long, requires = "verdicts")]
+    pub limit: Option<usize>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -315,8 +328,13 @@ fn parse_lane_weight(text: &str) -> std::result::Result<(crate::lane::Lane, f64)
 }
 
 fn run_eval(args: EvalArgs) -> Result<()> {
-    let name =
-        args.collection.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "collection".into());
+    if args.verdicts {
+        return run_verdicts(args);
+    }
+    let Some(collection) = args.collection.clone() else {
+        return Err(Error::InvalidArgument("--collection is required (except with --verdicts --index)".into()));
+    };
+    let name = collection_name(&collection);
     let modes = match args.mode {
         EvalMode::Lexical => vec![RetrievalMode::Lexical],
         EvalMode::Vector => vec![RetrievalMode::Vector],
@@ -328,7 +346,7 @@ fn run_eval(args: EvalArgs) -> Result<()> {
         FusionChoice::Dbsf => crate::fusion::FusionMethod::Dbsf,
     };
     let report = crate::eval::evaluate(&crate::eval::EvalOptions {
-        collection: args.collection.clone(),
+        collection,
         index: args.index.unwrap_or_else(|| PathBuf::from("index-eval").join(name)),
         modes,
         models_dir: args.models.models_dir,
@@ -352,6 +370,46 @@ fn run_eval(args: EvalArgs) -> Result<()> {
     }
     if let Some(path) = &args.plot {
         crate::eval::write_svg(&report, path)?;
+    }
+    Ok(())
+}
+
+fn collection_name(dir: &std::path::Path) -> String {
+    dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "collection".into())
+}
+
+/// `eval --verdicts`: the collection (if any) is answerable against its own
+/// index, built or reused; `--against` collections are off-corpus.
+fn run_verdicts(args: EvalArgs) -> Result<()> {
+    use crate::eval::verdicts;
+    let index = match (&args.index, &args.collection) {
+        (Some(index), _) => index.clone(),
+        (None, Some(collection)) => PathBuf::from("index-eval").join(collection_name(collection)),
+        (None, None) => return Err(Error::InvalidArgument("--verdicts needs --collection or --index".into())),
+    };
+    if let Some(collection) = &args.collection {
+        build(&BuildOptions {
+            corpus_dir: collection.clone(),
+            index_dir: index.clone(),
+            quiet: args.quiet,
+            max_document_bytes: None,
+            models_dir: args.models.models_dir.clone(),
+        })?;
+    }
+    let open = crate::tools::OpenIndex::open(&index, args.models.models_dir.as_deref())?;
+    let own = args.collection.as_deref().map(|c| verdicts::collection_questions(c, args.limit)).transpose()?;
+    let against =
+        args.against.iter().map(|c| verdicts::collection_questions(c, args.limit)).collect::<Result<Vec<_>>>()?;
+    let groups = args.paraphrases.as_deref().map(verdicts::read_question_set).transpose()?.unwrap_or_default();
+    let asked = verdicts::ask_all(&open, own.as_ref(), &against, &groups)?;
+    let report = verdicts::report(asked, &groups);
+    print!("{}", report.table());
+    if let Some(path) = &args.json {
+        let json = serde_json::to_string_pretty(&report).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        std::fs::write(path, json + "\n").map_err(|source| Error::Io { path: path.clone(), source })?;
+    }
+    if let Some(path) = &args.plot {
+        crate::eval::write_verdict_svg(&report, path)?;
     }
     Ok(())
 }

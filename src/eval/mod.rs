@@ -9,8 +9,9 @@ pub mod metrics;
 mod plot;
 mod report;
 mod run;
+pub mod verdicts;
 
 pub use collection::{Collection, Qrels};
-pub use plot::write_svg;
+pub use plot::{write_svg, write_verdict_svg};
 pub use report::{ModeReport, Report};
 pub use run::{EvalOptions, evaluate};

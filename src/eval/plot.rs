@@ -5,7 +5,9 @@ use plotters::prelude::*;
 use std::path::Path;
 
 use super::report::Report;
+use super::verdicts::VerdictReport;
 use crate::error::{Error, Result};
+use crate::surface::State;
 
 type Failure = Box<dyn std::error::Error>;
 
@@ -61,6 +63,25 @@ fn draw(report: &Report, path: &Path) -> std::result::Result<(), Failure> {
     let p50: Vec<f64> = report.modes.iter().map(|m| m.p50_ms).collect();
     let y_max = p99.iter().copied().fold(1.0, f64::max) * 1.1;
     bars(&right, "latency per query (ms): p99 behind p50", &names, y_max, &[(RED, p99), (GREEN, p50)])?;
+    root.present()?;
+    Ok(())
+}
+
+pub fn write_verdict_svg(report: &VerdictReport, path: &Path) -> Result<()> {
+    draw_verdicts(report, path).map_err(|e| Error::InvalidArgument(format!("cannot draw {}: {e}", path.display())))
+}
+
+/// Per label, the share of questions SUPPORTED (left) and INSUFFICIENT (right).
+fn draw_verdicts(report: &VerdictReport, path: &Path) -> std::result::Result<(), Failure> {
+    let root = SVGBackend::new(path, (960, 400)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (left, right) = root.split_horizontally(480);
+    let supported = report.shares(State::Supported);
+    let names: Vec<&str> = supported.iter().map(|(l, _)| l.as_str()).collect();
+    let values: Vec<f64> = supported.iter().map(|(_, v)| *v).collect();
+    bars(&left, "share SUPPORTED per label", &names, 1.0, &[(GREEN, values)])?;
+    let insufficient: Vec<f64> = report.shares(State::InsufficientEvidence).into_iter().map(|(_, v)| v).collect();
+    bars(&right, "share INSUFFICIENT_EVIDENCE per label", &names, 1.0, &[(RED, insufficient)])?;
     root.present()?;
     Ok(())
 }

@@ -132,6 +132,8 @@ pub struct CorpusTables {
     pub terminology: Vec<TermMapping>,
     pub works: Vec<String>,
     pub languages: Vec<String>,
+    pub authors: Vec<String>,
+    pub declares_witnesses: bool,
 }
 
 /// The entities of mentions whose alias names only one entity.
@@ -267,7 +269,14 @@ impl Searcher {
             terminology: self.store.terminology()?,
             works: self.store.works()?,
             languages: self.store.languages()?,
+            authors: self.store.authors()?,
+            declares_witnesses: self.store.declares_witnesses()?,
         })
+    }
+
+    /// How many passages contain `word`, and how many passages there are.
+    pub fn word_frequency(&self, word: &str) -> (u64, u64) {
+        (self.lexical.passages_with(word), self.manifest.counts.passages as u64)
     }
 
     /// Whether `word` occurs anywhere in the corpus (lexical index, any language).

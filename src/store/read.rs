@@ -228,6 +228,23 @@ impl Store {
         })
     }
 
+    /// The documents' authors, sorted.
+    pub fn authors(&self) -> Result<Vec<String>> {
+        self.with(|conn| {
+            let mut stmt =
+                conn.prepare("SELECT DISTINCT author FROM documents WHERE author IS NOT NULL ORDER BY author")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Whether any document names the witness (edition, manuscript) it was read from.
+    pub fn declares_witnesses(&self) -> Result<bool> {
+        self.with(|conn| {
+            Ok(conn.query_row("SELECT EXISTS(SELECT 1 FROM documents WHERE witness IS NOT NULL)", [], |r| r.get(0))?)
+        })
+    }
+
     /// Languages of the passages, sorted.
     pub fn languages(&self) -> Result<Vec<String>> {
         self.with(|conn| {

@@ -86,6 +86,30 @@ pub struct Signals {
     pub reviewed_mappings_n: u32,
     /// Concept arguments that named several entities, so nothing was searched.
     pub undecided_n: u32,
+    /// Key terms: the query's content words less those in a large share of the
+    /// corpus's passages and the names of its authors (they name the corpus,
+    /// not what is asked about).
+    pub key_terms_n: u32,
+    /// Key terms no passage of the corpus contains, and their share (in thousandths) of the key weight.
+    pub key_terms_absent_n: u32,
+    pub key_absent_permille: u32,
+    /// The share, in thousandths, of the key terms' weight that the best
+    /// evidence item holds together. A term weighs by its rarity in the corpus
+    /// (ln of passages per passage containing it); absent terms weigh most.
+    pub best_item_key_permille: u32,
+    /// Evidence items holding a key term, a requested entity or a quoted phrase.
+    pub supporting_n: u32,
+    /// Items found only by the vector lane that hold none of those: neighbours in meaning, not evidence.
+    pub neighbours_n: u32,
+    /// What backs the best item: other items holding at least half the key
+    /// weight (or, for an entity question, linked to the entity), plus one when
+    /// two lanes found the best item.
+    pub corroboration_n: u32,
+    /// Quoted phrases of the query, and those some evidence item contains word for word.
+    pub phrases_n: u32,
+    pub phrases_verbatim_n: u32,
+    /// 1 when the request names entities and evidence covers every one of them.
+    pub entities_all_covered_n: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -118,6 +142,16 @@ pub enum Signal {
     MappingsN,
     ReviewedMappingsN,
     UndecidedN,
+    KeyTermsN,
+    KeyTermsAbsentN,
+    KeyAbsentPermille,
+    BestItemKeyPermille,
+    SupportingN,
+    NeighboursN,
+    CorroborationN,
+    PhrasesN,
+    PhrasesVerbatimN,
+    EntitiesAllCoveredN,
 }
 
 impl Signals {
@@ -150,6 +184,16 @@ impl Signals {
             Signal::MappingsN => self.mappings_n,
             Signal::ReviewedMappingsN => self.reviewed_mappings_n,
             Signal::UndecidedN => self.undecided_n,
+            Signal::KeyTermsN => self.key_terms_n,
+            Signal::KeyTermsAbsentN => self.key_terms_absent_n,
+            Signal::KeyAbsentPermille => self.key_absent_permille,
+            Signal::BestItemKeyPermille => self.best_item_key_permille,
+            Signal::SupportingN => self.supporting_n,
+            Signal::NeighboursN => self.neighbours_n,
+            Signal::CorroborationN => self.corroboration_n,
+            Signal::PhrasesN => self.phrases_n,
+            Signal::PhrasesVerbatimN => self.phrases_verbatim_n,
+            Signal::EntitiesAllCoveredN => self.entities_all_covered_n,
         }
     }
 }
@@ -219,6 +263,17 @@ use State::{ConflictingEvidence, InsufficientEvidence, PartiallySupported, Suppo
 
 const EVIDENCE_OPS: &[Operation] = &[Search, Trace, Compare];
 
+/// Thousandths of the key-term weight one item must hold together: three
+/// fifths for support, half for partial support (less is words scattered over
+/// items). Weights come from the corpus's own term statistics, never from a
+/// similarity score. Chosen on SciFact and Cranfield (`evident eval
+/// --verdicts`; ARCHITECTURE.md gives the figures), stated here once.
+pub const MOST_KEY_WEIGHT: u32 = 600;
+pub const SOME_KEY_WEIGHT: u32 = 500;
+/// Key terms the corpus lacks that carry at least half the key weight: the
+/// question is about something the corpus does not hold.
+pub const ABSENT_KEY_WEIGHT: u32 = 500;
+
 /// The whole table. Order matters: the first rule that holds fires.
 pub const RULES: &[Rule] = &[
     Rule {
@@ -259,35 +314,39 @@ pub const RULES: &[Rule] = &[
         reason: "no evidence was found",
     },
     Rule {
-        id: "insufficient.terms_absent",
-        state: InsufficientEvidence,
+        id: "supported.verbatim_phrase",
+        state: Supported,
         operations: EVIDENCE_OPS,
         conditions: &[
-            when(TermsN, Cmp::Ge, 1),
-            when_signal(TermsUncoveredN, Cmp::Gt, TermsCoveredN),
-            when(EntitiesCoveredN, Cmp::Eq, 0),
+            when(PhrasesN, Cmp::Ge, 1),
+            when_signal(PhrasesVerbatimN, Cmp::Eq, PhrasesN),
+            when(BestItemKeyPermille, Cmp::Ge, MOST_KEY_WEIGHT),
         ],
-        reason: "most content words of the query occur in no evidence item and no named entity is covered: \
-                 the passages returned are neighbours, not evidence",
+        reason: "the evidence contains every quoted phrase of the query word for word, with the query's key terms: \
+                 a passage stating the phrase is direct evidence for it",
     },
     Rule {
-        id: "insufficient.terms_not_in_corpus",
+        id: "insufficient.key_terms_not_in_corpus",
         state: InsufficientEvidence,
         operations: EVIDENCE_OPS,
-        conditions: &[
-            when(TermsNotInCorpusN, Cmp::Ge, 1),
-            when_signal(TermsNotInCorpusN, Cmp::Ge, TermsInCorpusN),
-            when(EntitiesCoveredN, Cmp::Eq, 0),
-        ],
-        reason: "at least half of the query's content words occur nowhere in the corpus and no named entity is \
-                 covered: the corpus does not hold what is asked about",
+        conditions: &[when(KeyAbsentPermille, Cmp::Ge, ABSENT_KEY_WEIGHT)],
+        reason: "the query's rarest key terms, half its key weight or more, occur nowhere in the corpus (terms \
+                 with in_corpus false in coverage.term_coverage): the corpus does not hold what is asked about",
     },
     Rule {
-        id: "insufficient.terms_scattered",
+        id: "insufficient.neighbours_only",
         state: InsufficientEvidence,
         operations: EVIDENCE_OPS,
-        conditions: &[when(TermsN, Cmp::Ge, 2), when(BestItemTermsN, Cmp::Lt, 2), when(EntitiesCoveredN, Cmp::Eq, 0)],
-        reason: "no evidence item contains two content words of the query together and no named entity is \
+        conditions: &[when(SupportingN, Cmp::Eq, 0)],
+        reason: "no item holds a key term, a requested entity or a quoted phrase: the passages returned are \
+                 neighbours in meaning (NEIGHBOURS_ONLY), not evidence",
+    },
+    Rule {
+        id: "insufficient.key_terms_scattered",
+        state: InsufficientEvidence,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(BestItemKeyPermille, Cmp::Lt, SOME_KEY_WEIGHT), when(EntitiesAllCoveredN, Cmp::Eq, 0)],
+        reason: "no evidence item holds half of the query's key-term weight together and no named entity is \
                  covered: the items match single words, not the question",
     },
     Rule {
@@ -326,11 +385,19 @@ pub const RULES: &[Rule] = &[
         reason: "only draft (unreviewed) terminology mappings exist",
     },
     Rule {
-        id: "partial.terms_missing",
+        id: "partial.key_terms_not_in_corpus",
         state: PartiallySupported,
         operations: EVIDENCE_OPS,
-        conditions: &[when_signal(TermsCoveredN, Cmp::Lt, TermsN)],
-        reason: "some content words of the query occur in no evidence item",
+        conditions: &[when(KeyTermsAbsentN, Cmp::Ge, 1)],
+        reason: "a key term of the query occurs nowhere in the corpus: that part of the question has no evidence",
+    },
+    Rule {
+        id: "partial.key_terms_apart",
+        state: PartiallySupported,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(BestItemKeyPermille, Cmp::Lt, MOST_KEY_WEIGHT), when(EntitiesAllCoveredN, Cmp::Eq, 0)],
+        reason: "no evidence item holds three fifths of the query's key-term weight together: the evidence \
+                 answers part of the question",
     },
     Rule {
         id: "partial.entities_missing",
@@ -344,36 +411,24 @@ pub const RULES: &[Rule] = &[
         state: PartiallySupported,
         operations: &[Search, Trace, Compare, Lookup],
         conditions: &[when(TraceCompleteN, Cmp::Eq, 0)],
-        reason: "no evidence item traces completely to a witness and a hashed source file",
+        reason: "no evidence item traces completely to a hashed source file (and to a witness, where the corpus \
+                 declares witnesses)",
     },
     Rule {
-        id: "partial.single_document",
+        id: "partial.uncorroborated",
         state: PartiallySupported,
         operations: EVIDENCE_OPS,
-        conditions: &[when(DocumentN, Cmp::Lt, 2)],
-        reason: "all evidence comes from one document",
-    },
-    Rule {
-        id: "partial.no_lane_agreement",
-        state: PartiallySupported,
-        operations: EVIDENCE_OPS,
-        conditions: &[when(LanesRunN, Cmp::Ge, 2), when(MultiLaneN, Cmp::Eq, 0)],
-        reason: "no evidence item was found by two independent lanes",
-    },
-    Rule {
-        id: "partial.thin",
-        state: PartiallySupported,
-        operations: EVIDENCE_OPS,
-        conditions: &[when(EvidenceN, Cmp::Lt, 3)],
-        reason: "fewer than three evidence items",
+        conditions: &[when(CorroborationN, Cmp::Eq, 0)],
+        reason: "one evidence item holds the question's key terms, and nothing backs it: no second such item and \
+                 no second lane found it",
     },
     Rule {
         id: "supported.corroborated",
         state: Supported,
         operations: EVIDENCE_OPS,
         conditions: &[],
-        reason: "at least three evidence items from two or more documents cover every query term and entity, \
-                 with agreement between lanes and traceable sources",
+        reason: "an evidence item holds the query's key terms (or every named entity is covered), a second item \
+                 or a second lane corroborates it, and the sources trace",
     },
     Rule {
         id: "supported.lookup",
@@ -455,7 +510,23 @@ mod tests {
             multi_lane_n: 5,
             trace_complete_n: 10,
             resolved_n: 1,
+            key_terms_n: 2,
+            best_item_key_permille: 1000,
+            supporting_n: 10,
+            corroboration_n: 3,
+            entities_all_covered_n: 1,
             ..Signals::default()
+        }
+    }
+
+    /// A word-only question (no entity): its key terms decide.
+    fn words_only(best: u32) -> Signals {
+        Signals {
+            entities_n: 0,
+            entities_covered_n: 0,
+            entities_all_covered_n: 0,
+            best_item_key_permille: best,
+            ..corroborated()
         }
     }
 
@@ -488,47 +559,41 @@ mod tests {
     }
 
     #[test]
-    fn one_missing_term_is_partial() {
-        let s = Signals { terms_n: 3, terms_covered_n: 2, terms_uncovered_n: 1, ..corroborated() };
-        assert_eq!(decide(Search, s).rule, "partial.terms_missing");
+    fn key_weight_held_together_decides_between_the_three_states() {
+        assert_eq!(decide(Search, words_only(MOST_KEY_WEIGHT)).state, Supported);
+        assert_eq!(decide(Search, words_only(MOST_KEY_WEIGHT - 1)).rule, "partial.key_terms_apart");
+        assert_eq!(decide(Search, words_only(SOME_KEY_WEIGHT)).rule, "partial.key_terms_apart");
+        assert_eq!(decide(Search, words_only(SOME_KEY_WEIGHT - 1)).rule, "insufficient.key_terms_scattered");
+        // A covered entity is what the question is about: scattered words do not sink it.
+        let entity = Signals { best_item_key_permille: 0, ..corroborated() };
+        assert_eq!(decide(Search, entity).state, Supported);
     }
 
     #[test]
-    fn no_evidence_or_absent_terms_are_insufficient() {
+    fn absent_key_terms_make_a_question_insufficient_or_partial_by_their_weight() {
         assert_eq!(decide(Search, Signals::default()).state, InsufficientEvidence);
-        let neighbours = Signals {
-            terms_n: 3,
-            terms_covered_n: 1,
-            terms_uncovered_n: 2,
-            entities_n: 0,
-            entities_covered_n: 0,
-            ..corroborated()
-        };
-        assert_eq!(decide(Search, neighbours).rule, "insufficient.terms_absent");
-        let scattered = Signals {
-            terms_n: 4,
-            terms_covered_n: 2,
-            terms_uncovered_n: 2,
-            best_item_terms_n: 1,
-            entities_n: 0,
-            entities_covered_n: 0,
-            ..corroborated()
-        };
-        assert_eq!(decide(Search, scattered).rule, "insufficient.terms_scattered");
-        let not_in_corpus = Signals {
-            terms_n: 4,
-            terms_covered_n: 2,
-            terms_uncovered_n: 2,
-            terms_in_corpus_n: 2,
-            terms_not_in_corpus_n: 2,
-            entities_n: 0,
-            entities_covered_n: 0,
-            ..corroborated()
-        };
-        assert_eq!(decide(Search, not_in_corpus).rule, "insufficient.terms_not_in_corpus");
-        // A named entity in the evidence keeps it from being mere word matches.
-        let with_entity = Signals { entities_n: 1, entities_covered_n: 1, ..scattered };
-        assert_eq!(decide(Search, with_entity).rule, "partial.terms_missing");
+        let mostly_absent =
+            Signals { key_terms_absent_n: 1, key_absent_permille: ABSENT_KEY_WEIGHT, ..words_only(1000) };
+        assert_eq!(decide(Search, mostly_absent).rule, "insufficient.key_terms_not_in_corpus");
+        // Not even a covered entity answers a question about something the corpus lacks.
+        let with_entity = Signals { key_terms_absent_n: 1, key_absent_permille: 700, ..corroborated() };
+        assert_eq!(decide(Search, with_entity).rule, "insufficient.key_terms_not_in_corpus");
+        let one_minor = Signals { key_terms_absent_n: 1, key_absent_permille: 200, ..words_only(800) };
+        assert_eq!(decide(Search, one_minor).rule, "partial.key_terms_not_in_corpus");
+    }
+
+    #[test]
+    fn neighbours_are_not_evidence() {
+        let s = Signals { supporting_n: 0, neighbours_n: 10, ..words_only(0) };
+        assert_eq!(decide(Search, s).rule, "insufficient.neighbours_only");
+    }
+
+    #[test]
+    fn a_quoted_phrase_found_word_for_word_supports_without_corroboration() {
+        let s = Signals { phrases_n: 1, phrases_verbatim_n: 1, document_n: 1, corroboration_n: 0, ..words_only(1000) };
+        assert_eq!(decide(Search, s).rule, "supported.verbatim_phrase");
+        let missing = Signals { phrases_verbatim_n: 0, ..s };
+        assert_eq!(decide(Search, missing).rule, "partial.uncorroborated");
     }
 
     #[test]
@@ -567,13 +632,11 @@ mod tests {
     }
 
     #[test]
-    fn lane_disagreement_and_single_document_are_partial() {
-        let s = Signals { multi_lane_n: 0, ..corroborated() };
-        assert_eq!(decide(Search, s).rule, "partial.no_lane_agreement");
-        let one_lane = Signals { multi_lane_n: 0, lanes_run_n: 1, ..corroborated() };
-        assert_eq!(decide(Search, one_lane).state, Supported);
-        let s = Signals { document_n: 1, ..corroborated() };
-        assert_eq!(decide(Search, s).rule, "partial.single_document");
+    fn an_uncorroborated_best_item_is_partial() {
+        let s = Signals { corroboration_n: 0, ..words_only(1000) };
+        assert_eq!(decide(Search, s).rule, "partial.uncorroborated");
+        let untraced = Signals { trace_complete_n: 0, trace_incomplete_n: 10, ..words_only(1000) };
+        assert_eq!(decide(Search, untraced).rule, "partial.untraceable");
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub enum WarningCode {
     SharedEvidence,
     RelatedConcepts,
     DocumentBoundary,
+    NeighboursOnly,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
@@ -49,6 +50,7 @@ impl WarningCode {
         WarningCode::SharedEvidence,
         WarningCode::RelatedConcepts,
         WarningCode::DocumentBoundary,
+        WarningCode::NeighboursOnly,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -68,6 +70,7 @@ impl WarningCode {
             WarningCode::SharedEvidence => "SHARED_EVIDENCE",
             WarningCode::RelatedConcepts => "RELATED_CONCEPTS",
             WarningCode::DocumentBoundary => "DOCUMENT_BOUNDARY",
+            WarningCode::NeighboursOnly => "NEIGHBOURS_ONLY",
         }
     }
 
@@ -102,6 +105,9 @@ impl WarningCode {
             WarningCode::RelatedConcepts => "The compared concepts are related in the concept graph.",
             WarningCode::DocumentBoundary => {
                 "get_context's window reached the start or end of the document: fewer passages exist there."
+            }
+            WarningCode::NeighboursOnly => {
+                "Only passages near the query in meaning were found, none sharing its key terms: not evidence."
             }
         }
     }

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::serving::OpenIndex;
+use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::parse_query;
 use crate::lane::{Lane, LaneHits};
@@ -69,9 +70,12 @@ impl Draft {
     }
 }
 
-/// The provenance of one passage, as an evidence item shows it.
-pub fn item_provenance(passage: &PassageRow, source: Option<&SourceRow>) -> ItemProvenance {
-    let complete = passage.witness.is_some() && source.is_some_and(|s| !s.sha256.is_empty() && !s.path.is_empty());
+/// The provenance of one passage, as an evidence item shows it. It traces
+/// completely when its source file is hashed (its byte and line span are
+/// always known) and, where the corpus declares witnesses, it names one.
+pub fn item_provenance(passage: &PassageRow, source: Option<&SourceRow>, declares_witnesses: bool) -> ItemProvenance {
+    let hashed = source.is_some_and(|s| !s.sha256.is_empty() && !s.path.is_empty());
+    let complete = hashed && (passage.witness.is_some() || !declares_witnesses);
     ItemProvenance {
         witness: passage.witness.clone(),
         source: passage.source.clone(),
@@ -137,7 +141,7 @@ impl<'a> ItemBuilder<'a> {
         entities: Vec<String>,
     ) -> Result<EvidenceItem, ToolError> {
         let source = self.source(&passage.document_id)?;
-        let provenance = item_provenance(&passage, source.as_ref());
+        let provenance = item_provenance(&passage, source.as_ref(), self.index.declares_witnesses);
         let (why, component_ranks, score, explanation) = match found {
             Found::Requested(why) => (why.to_owned(), BTreeMap::new(), 0.0, None),
             Found::Ranked { score, ranks, contributions, weights, explain } => {
@@ -249,12 +253,28 @@ impl<'a> ItemBuilder<'a> {
     }
 }
 
-/// Question and auxiliary words that carry no content in a query, beyond the
-/// analyzers' (short) stop lists: "what was …" asks, it does not search.
+/// Question, auxiliary and discourse words that carry no content in a query,
+/// beyond the analyzers' (short) stop lists: "what does the text say about …"
+/// asks, it does not search. English, German and French, the analyzed languages.
+#[rustfmt::skip]
 const FUNCTION_WORDS: &[&str] = &[
+    // English: questions, auxiliaries and fillers.
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "was", "were", "has",
     "have", "had", "been", "being", "can", "could", "would", "should", "may", "might", "shall", "i", "you", "we", "he",
-    "she", "me", "my", "our", "your", "its", "his", "her", "about", "from", "than", "any", "some",
+    "she", "me", "my", "our", "your", "its", "his", "her", "about", "from", "than", "any", "some", "is", "are", "there",
+    "so", "very", "also", "just", "really", "actually", "please",
+    // English: talk about a text rather than its content.
+    "say", "says", "said", "saying", "describe", "describes", "described", "according", "text", "texts", "book",
+    "books", "write", "writes", "wrote", "written", "tell", "tells", "told", "mention", "mentions", "mentioned",
+    "discuss", "discusses", "discussed", "explain", "explains", "explained", "think", "thinks", "thought", "view",
+    "views", "claim", "claims", "argue", "argues", "regarding", "concerning", "author", "passage", "passages", "corpus",
+    "work", "works", "anything", "something", "much", "many",
+    // German.
+    "was", "wer", "wie", "wo", "warum", "welche", "welcher", "welches", "sagt", "sagen", "beschreibt", "laut", "text",
+    "buch", "schreibt", "über", "ueber",
+    // French.
+    "que", "qui", "quoi", "comment", "pourquoi", "quel", "quelle", "dit", "dire", "décrit", "selon", "texte", "livre",
+    "écrit", "sur",
 ];
 
 /// Content words of `query`, and for each item which of them it contains.
@@ -262,8 +282,11 @@ const FUNCTION_WORDS: &[&str] = &[
 /// each item's own analyzer (stemmed), as the lexical lane does.
 pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Vec<bool>>) {
     let mut seen = BTreeSet::new();
+    // A possessive is its base word ("Einstein's" asks about Einstein): the
+    // analyzers would split off an `s` that every passage contains.
     let words: Vec<String> = normalized_words(query)
         .into_iter()
+        .map(|w| w.strip_suffix("'s").map(str::to_owned).unwrap_or(w))
         .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && seen.insert(w.clone()))
         .collect();
     let languages: BTreeSet<&str> = items.iter().map(|i| i.language.as_str()).collect();
@@ -324,6 +347,15 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         })
         .collect();
     let max_terms_in_one_item = matches.iter().map(|m| m.iter().filter(|x| **x).count()).max().unwrap_or(0);
+    let support = match draft.query.as_deref() {
+        Some(query) => {
+            let words: Vec<String> = term_coverage.iter().map(|t| t.term.clone()).collect();
+            let frequency = |w: &str| index.searcher.word_frequency(w);
+            let corpus = CorpusTerms { frequency: &frequency, author_words: &index.author_words };
+            assess(query, &words, key_terms(&words, &corpus), &matches, items, &draft.entities)
+        }
+        None => Support::without_query(items, &draft.entities),
+    };
     let entity_coverage: Vec<EntityCoverage> = draft
         .entities
         .iter()
@@ -409,8 +441,23 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         ));
     }
 
-    let signals = signals(&draft, &coverage, &provenance);
+    let signals = signals(&draft, &coverage, &provenance, &support);
     let evidence_state = decide(draft.operation, signals);
+    mark_neighbours(&mut draft.evidence, &support);
+    if evidence_op && support.supporting.iter().all(|s| !s) && !draft.evidence.is_empty() {
+        warnings.push(Warning::new(
+            WarningCode::NeighboursOnly,
+            format!(
+                "none of the {} items holds a key term of the query, a requested entity or a quoted phrase; \
+                 they are passages near it in meaning, cut to snippets",
+                draft.evidence.len()
+            ),
+            "treat the question as unanswered by this corpus, or rephrase it with words the corpus uses",
+        ));
+        for item in &mut draft.evidence {
+            super::snippet::cut(item);
+        }
+    }
     Envelope {
         request: RequestSection { tool: String::new(), original_tool: None, arguments: draft.arguments },
         resolution: draft.resolution,
@@ -444,7 +491,17 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary) -> Signals {
+/// Says in `why_retrieved` which items are neighbours, not evidence.
+fn mark_neighbours(items: &mut [EvidenceItem], support: &Support) {
+    for (item, neighbour) in items.iter_mut().zip(&support.neighbour) {
+        if *neighbour {
+            item.why_retrieved
+                .push_str("; a neighbour in meaning only: it holds no key term of the query (not evidence)");
+        }
+    }
+}
+
+fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary, support: &Support) -> Signals {
     let terms_covered = coverage.term_coverage.iter().filter(|t| t.found_in > 0).count();
     // Candidates of a collision that some item mentions unambiguously (its only reading of the term).
     let contested: BTreeSet<&str> = draft
@@ -473,7 +530,7 @@ fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary) -
         multi_lane_n: count(coverage.multi_lane_n),
         trace_complete_n: count(evidence_n - provenance.source_trace_incomplete_n),
         trace_incomplete_n: count(provenance.source_trace_incomplete_n),
-        ambiguous_n: count(draft.resolution.ambiguous.len()),
+        ambiguous_n: count(draft.resolution.ambiguous.iter().filter(|a| support.names_key_term(&a.term)).count()),
         collision_n: count(draft.resolution.collisions.len()),
         contested_with_evidence_n: count(contested.len()),
         resolved_n: count(draft.resolution.entities.len()),
@@ -484,6 +541,16 @@ fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary) -
         mappings_n: draft.mappings.0,
         reviewed_mappings_n: draft.mappings.1,
         undecided_n: draft.undecided,
+        key_terms_n: count(support.key_terms.len()),
+        key_terms_absent_n: count(support.key_terms.iter().filter(|t| !t.in_corpus).count()),
+        key_absent_permille: support.absent_permille,
+        best_item_key_permille: support.best_permille,
+        supporting_n: count(support.supporting.iter().filter(|s| **s).count()),
+        neighbours_n: count(support.neighbour.iter().filter(|n| **n).count()),
+        corroboration_n: support.corroboration,
+        phrases_n: support.phrases,
+        phrases_verbatim_n: support.phrases_verbatim,
+        entities_all_covered_n: u32::from(support.entities_all_covered),
     }
 }
 
@@ -497,11 +564,18 @@ fn unambiguous_for(item: &EvidenceItem, candidate: &str, draft: &Draft) -> bool 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::surface::Operation;
 
-    fn item(id: &str, document: &str, text: &str, lanes: &[(&str, u32)], entities: &[&str]) -> EvidenceItem {
+    /// An evidence item for tests (also `support`'s).
+    pub(in crate::tools) fn item(
+        id: &str,
+        document: &str,
+        text: &str,
+        lanes: &[(&str, u32)],
+        entities: &[&str],
+    ) -> EvidenceItem {
         EvidenceItem {
             passage_id: id.into(),
             document: document.into(),
@@ -568,7 +642,7 @@ mod tests {
         let mut coverage = coverage_of(&draft.evidence);
         coverage.entity_coverage = vec![EntityCoverage { entity_id: "concept.x".into(), found_in: 2 }];
         let provenance = ProvenanceSummary { source_trace_incomplete_n: 1, ..ProvenanceSummary::default() };
-        let s = signals(&draft, &coverage, &provenance);
+        let s = signals(&draft, &coverage, &provenance, &Support::default());
         assert_eq!((s.evidence_n, s.document_n, s.work_n), (3, 2, 2));
         assert_eq!((s.lanes_run_n, s.multi_lane_n), (2, 1));
         assert_eq!((s.trace_complete_n, s.trace_incomplete_n), (2, 1));
@@ -594,11 +668,17 @@ mod tests {
         // Both readings in one item: it decides nothing.
         draft.evidence = vec![item("p.a.0001", "a", "x", &[], &["c.natural", "c.methodical"])];
         let coverage = coverage_of(&draft.evidence);
-        assert_eq!(signals(&draft, &coverage, &ProvenanceSummary::default()).contested_with_evidence_n, 0);
+        assert_eq!(
+            signals(&draft, &coverage, &ProvenanceSummary::default(), &Support::default()).contested_with_evidence_n,
+            0
+        );
         // One item per reading: both readings have evidence of their own.
         draft.evidence.push(item("p.b.0001", "b", "x", &[], &["c.natural"]));
         draft.evidence.push(item("p.c.0001", "c", "x", &[], &["c.methodical"]));
         let coverage = coverage_of(&draft.evidence);
-        assert_eq!(signals(&draft, &coverage, &ProvenanceSummary::default()).contested_with_evidence_n, 2);
+        assert_eq!(
+            signals(&draft, &coverage, &ProvenanceSummary::default(), &Support::default()).contested_with_evidence_n,
+            2
+        );
     }
 }

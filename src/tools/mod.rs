@@ -1,5 +1,6 @@
 //! Running the tool surface (`crate::surface`): validated arguments, the
-//! handlers, evidence assembly into the envelope, resolution of terms to
+//! handlers, evidence assembly into the envelope (what supports a query:
+//! `support`), resolution of terms to
 //! entities, snippets, and dispatch — which owns the name → handler map —
 //! against the serving index generation (`serving`).
 
@@ -10,6 +11,7 @@ mod handlers;
 mod resolve;
 mod serving;
 mod snippet;
+mod support;
 
 pub use args::Args;
 pub use dispatch::{Prepared, prepare, run};

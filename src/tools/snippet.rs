@@ -62,7 +62,8 @@ pub fn apply(envelope: &mut Envelope) {
     }
 }
 
-fn cut(item: &mut EvidenceItem) {
+/// Cuts one item's text (and its context's) to a snippet.
+pub fn cut(item: &mut EvidenceItem) {
     let chars = item.text.chars().count();
     if chars > SNIPPET_CHARS {
         item.text = snippet(&item.text, &item.highlights, SNIPPET_CHARS);
