@@ -357,8 +357,7 @@ fn run_eval(args: EvalArgs) -> Result<()> {
     })?;
     print!("{}", report.table());
     if let Some(path) = &args.json {
-        let json = serde_json::to_string_pretty(&report).map_err(|e| Error::InvalidArgument(e.to_string()))?;
-        std::fs::write(path, json + "\n").map_err(|source| Error::Io { path: path.clone(), source })?;
+        write_json(path, &report)?;
     }
     if let Some(dir) = &args.trec_dir {
         std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
@@ -381,37 +380,34 @@ fn collection_name(dir: &std::path::Path) -> String {
 /// `eval --verdicts`: the collection (if any) is answerable against its own
 /// index, built or reused; `--against` collections are off-corpus.
 fn run_verdicts(args: EvalArgs) -> Result<()> {
-    use crate::eval::verdicts;
     let index = match (&args.index, &args.collection) {
         (Some(index), _) => index.clone(),
         (None, Some(collection)) => PathBuf::from("index-eval").join(collection_name(collection)),
         (None, None) => return Err(Error::InvalidArgument("--verdicts needs --collection or --index".into())),
     };
-    if let Some(collection) = &args.collection {
-        build(&BuildOptions {
-            corpus_dir: collection.clone(),
-            index_dir: index.clone(),
-            quiet: args.quiet,
-            max_document_bytes: None,
-            models_dir: args.models.models_dir.clone(),
-        })?;
-    }
-    let open = crate::tools::OpenIndex::open(&index, args.models.models_dir.as_deref())?;
-    let own = args.collection.as_deref().map(|c| verdicts::collection_questions(c, args.limit)).transpose()?;
-    let against =
-        args.against.iter().map(|c| verdicts::collection_questions(c, args.limit)).collect::<Result<Vec<_>>>()?;
-    let groups = args.paraphrases.as_deref().map(verdicts::read_question_set).transpose()?.unwrap_or_default();
-    let asked = verdicts::ask_all(&open, own.as_ref(), &against, &groups)?;
-    let report = verdicts::report(asked, &groups);
+    let report = crate::eval::verdicts::evaluate(&crate::eval::verdicts::VerdictOptions {
+        collection: args.collection,
+        index,
+        against: args.against,
+        paraphrases: args.paraphrases,
+        limit: args.limit,
+        models_dir: args.models.models_dir,
+        quiet: args.quiet,
+    })?;
     print!("{}", report.table());
     if let Some(path) = &args.json {
-        let json = serde_json::to_string_pretty(&report).map_err(|e| Error::InvalidArgument(e.to_string()))?;
-        std::fs::write(path, json + "\n").map_err(|source| Error::Io { path: path.clone(), source })?;
+        write_json(path, &report)?;
     }
     if let Some(path) = &args.plot {
         crate::eval::write_verdict_svg(&report, path)?;
     }
     Ok(())
+}
+
+/// Writes `value` as pretty JSON to `path`.
+fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> Result<()> {
+    let json = serde_json::to_string_pretty(value).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    std::fs::write(path, json + "\n").map_err(|source| Error::Io { path: path.to_owned(), source })
 }
 
 fn run_build(args: BuildArgs) -> Result<()> {

@@ -1,7 +1,7 @@
 //! Runs every query of a collection in each mode against an index of it.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::collection::Collection;
@@ -9,7 +9,7 @@ use super::metrics::{mrr_at, ndcg_at, percentile, recall_at};
 use super::report::{ModeReport, QueryResult, Report};
 use crate::error::Result;
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
-use crate::index::{BuildOptions, build};
+use crate::index::{BuildOptions, BuildSummary, build};
 use crate::lane::{LaneHit, LaneHits};
 use crate::passage::document_of;
 use crate::routing::RetrievalMode;
@@ -34,15 +34,26 @@ pub struct EvalOptions {
     pub quiet: bool,
 }
 
+/// Builds (or incrementally reuses) the index of a BEIR collection.
+pub(super) fn build_collection_index(
+    collection: &Path,
+    index: &Path,
+    models_dir: Option<PathBuf>,
+    quiet: bool,
+) -> Result<BuildSummary> {
+    build(&BuildOptions {
+        corpus_dir: collection.to_owned(),
+        index_dir: index.to_owned(),
+        quiet,
+        max_document_bytes: None,
+        models_dir,
+    })
+}
+
 pub fn evaluate(options: &EvalOptions) -> Result<Report> {
     let collection = Collection::load(&options.collection)?;
-    let summary = build(&BuildOptions {
-        corpus_dir: options.collection.clone(),
-        index_dir: options.index.clone(),
-        quiet: options.quiet,
-        max_document_bytes: None,
-        models_dir: options.models_dir.clone(),
-    })?;
+    let summary =
+        build_collection_index(&options.collection, &options.index, options.models_dir.clone(), options.quiet)?;
     let searcher = Searcher::open(&options.index, options.models_dir.as_deref())?;
     let mut modes = Vec::new();
     for &mode in &options.modes {

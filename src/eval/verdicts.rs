@@ -10,11 +10,13 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::collection::Collection;
+use super::run::build_collection_index;
 use crate::error::{Error, IoContext, Result};
 use crate::surface::{MAX_RESPONSE_BUDGET, State};
+use crate::text::parse_named;
 use crate::tools::{OpenIndex, prepare, run};
 
 pub const ANSWERABLE: &str = "answerable";
@@ -34,6 +36,8 @@ pub struct QuestionGroup {
 pub struct Asked {
     pub label: String,
     pub id: String,
+    /// The question-set group the question belongs to.
+    pub group: Option<String>,
     pub query: String,
     pub state: State,
     pub rule: String,
@@ -75,26 +79,14 @@ pub fn ask(index: &OpenIndex, query: &str) -> Result<Answer> {
     let prepared = prepare("search_passages", arguments.as_object()).map_err(failed)?;
     let envelope = run(index, prepared, MAX_RESPONSE_BUDGET).map_err(failed)?;
     let verdict = &envelope["evidence_state"];
-    let state = State::ALL
-        .iter()
-        .copied()
-        .find(|s| verdict["state"].as_str() == Some(state_name(*s).as_str()))
-        .ok_or_else(|| Error::InvalidArgument(format!("unreadable state {}", verdict["state"])))?;
+    let state = parse_named(State::ALL, State::as_str, verdict["state"].as_str().unwrap_or_default(), "state")
+        .map_err(Error::InvalidArgument)?;
     let rule = verdict["rule"].as_str().unwrap_or_default().to_owned();
     let documents = envelope["evidence"]
         .as_array()
         .map(|items| items.iter().filter_map(|i| i["document"].as_str().map(str::to_owned)).collect())
         .unwrap_or_default();
     Ok(Answer { state, rule, documents, signals: verdict["signals"].clone() })
-}
-
-/// A collection's judged queries, first `limit` of them.
-pub fn collection_questions(dir: &Path, limit: Option<usize>) -> Result<Collection> {
-    let mut collection = Collection::load(dir)?;
-    if let Some(limit) = limit {
-        collection.queries.truncate(limit);
-    }
-    Ok(collection)
 }
 
 pub fn read_question_set(path: &Path) -> Result<Vec<QuestionGroup>> {
@@ -111,6 +103,55 @@ pub fn read_question_set(path: &Path) -> Result<Vec<QuestionGroup>> {
         .collect()
 }
 
+/// Where the questions come from and which index answers them.
+#[derive(Debug, Clone)]
+pub struct VerdictOptions {
+    /// A BEIR collection whose judged queries are answerable (its index is built or reused).
+    pub collection: Option<PathBuf>,
+    pub index: PathBuf,
+    /// Collections whose queries are off-corpus for this index.
+    pub against: Vec<PathBuf>,
+    pub paraphrases: Option<PathBuf>,
+    /// Ask only the first this many queries of each collection.
+    pub limit: Option<usize>,
+    pub models_dir: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+/// Asks every question and reports the figures.
+pub fn evaluate(options: &VerdictOptions) -> Result<VerdictReport> {
+    if let Some(collection) = &options.collection {
+        build_collection_index(collection, &options.index, options.models_dir.clone(), options.quiet)?;
+    }
+    let index = OpenIndex::open(&options.index, options.models_dir.as_deref())?;
+    let questions = |dir: &Path| -> Result<Collection> {
+        let mut collection = Collection::load(dir)?;
+        if let Some(limit) = options.limit {
+            collection.queries.truncate(limit);
+        }
+        Ok(collection)
+    };
+    let own = options.collection.as_deref().map(questions).transpose()?;
+    let against = options.against.iter().map(|dir| questions(dir)).collect::<Result<Vec<_>>>()?;
+    let groups = options.paraphrases.as_deref().map(read_question_set).transpose()?.unwrap_or_default();
+    Ok(report(ask_all(&index, own.as_ref(), &against, &groups)?, groups.len()))
+}
+
+impl Asked {
+    fn new(label: &str, id: String, query: &str, answer: Answer, gold_in_evidence: Option<bool>) -> Self {
+        Self {
+            label: label.to_owned(),
+            id,
+            group: None,
+            query: query.to_owned(),
+            state: answer.state,
+            rule: answer.rule,
+            gold_in_evidence,
+            signals: answer.signals,
+        }
+    }
+}
+
 /// Asks every question: the collection's against its own index (answerable,
 /// with gold), each `against` collection's (off-corpus), and the question set.
 pub fn ask_all(
@@ -120,33 +161,27 @@ pub fn ask_all(
     groups: &[QuestionGroup],
 ) -> Result<Vec<Asked>> {
     let mut asked = Vec::new();
-    if let Some(collection) = own {
-        for (id, query) in &collection.queries {
-            let Answer { state, rule, documents, signals } = ask(index, query)?;
-            let gold: HashSet<&String> = collection
-                .qrels
-                .get(id)
-                .map(|judged| judged.iter().filter(|(_, g)| **g > 0).map(|(d, _)| d).collect())
-                .unwrap_or_default();
-            let gold_in_evidence = (!gold.is_empty()).then(|| documents.iter().any(|d| gold.contains(d)));
-            let (id, query) = (id.clone(), query.clone());
-            asked.push(Asked { label: ANSWERABLE.into(), id, query, state, rule, gold_in_evidence, signals });
-        }
+    for (id, query) in own.iter().flat_map(|c| &c.queries) {
+        let answer = ask(index, query)?;
+        let gold: HashSet<&String> = own
+            .and_then(|c| c.qrels.get(id))
+            .map(|judged| judged.iter().filter(|(_, g)| **g > 0).map(|(d, _)| d).collect())
+            .unwrap_or_default();
+        let gold_in_evidence = (!gold.is_empty()).then(|| answer.documents.iter().any(|d| gold.contains(d)));
+        asked.push(Asked::new(ANSWERABLE, id.clone(), query, answer, gold_in_evidence));
     }
     for collection in against {
         for (id, query) in &collection.queries {
-            let Answer { state, rule, signals, .. } = ask(index, query)?;
-            let id = format!("{}:{id}", collection.name);
-            let query = query.clone();
-            asked.push(Asked { label: OFF_CORPUS.into(), id, query, state, rule, gold_in_evidence: None, signals });
+            asked.push(Asked::new(OFF_CORPUS, format!("{}:{id}", collection.name), query, ask(index, query)?, None));
         }
     }
     for group in groups {
-        let label = if group.answerable { ANSWERABLE } else { OFF_CORPUS };
+        let label = if group.answerable { "set_answerable" } else { "set_off_corpus" };
         for (n, query) in group.questions.iter().enumerate() {
-            let Answer { state, rule, signals, .. } = ask(index, query)?;
-            let (label, id, query) = (format!("set_{label}"), format!("{}#{}", group.id, n + 1), query.clone());
-            asked.push(Asked { label, id, query, state, rule, gold_in_evidence: None, signals });
+            let id = format!("{}#{}", group.id, n + 1);
+            let asked_one =
+                Asked { group: Some(group.id.clone()), ..Asked::new(label, id, query, ask(index, query)?, None) };
+            asked.push(asked_one);
         }
     }
     Ok(asked)
@@ -156,15 +191,11 @@ fn share(numerator: usize, denominator: usize) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
-fn state_name(state: State) -> String {
-    serde_json::to_value(state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-}
-
-/// The figures of a run; `groups` tells which asked ids belong together.
-pub fn report(asked: Vec<Asked>, groups: &[QuestionGroup]) -> VerdictReport {
+/// The figures of a run of `asked` questions, `groups` of them in the question set.
+pub fn report(asked: Vec<Asked>, groups: usize) -> VerdictReport {
     let mut confusion: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     for a in &asked {
-        *confusion.entry(a.label.clone()).or_default().entry(state_name(a.state)).or_insert(0) += 1;
+        *confusion.entry(a.label.clone()).or_default().entry(a.state.as_str().to_owned()).or_insert(0) += 1;
     }
     let with_gold: Vec<&Asked> = asked.iter().filter(|a| a.gold_in_evidence.is_some()).collect();
     let supported: Vec<&&Asked> = with_gold.iter().filter(|a| a.state == State::Supported).collect();
@@ -173,29 +204,27 @@ pub fn report(asked: Vec<Asked>, groups: &[QuestionGroup]) -> VerdictReport {
     let found_supported = found.iter().filter(|a| a.state == State::Supported).count();
     let off: Vec<&Asked> = asked.iter().filter(|a| a.label == OFF_CORPUS).collect();
     let off_insufficient = off.iter().filter(|a| a.state == State::InsufficientEvidence).count();
-    let agreeing = groups
-        .iter()
-        .filter(|g| {
-            let prefix = format!("{}#", g.id);
-            let states: HashSet<String> =
-                asked.iter().filter(|a| a.id.starts_with(&prefix)).map(|a| state_name(a.state)).collect();
-            states.len() == 1
-        })
-        .count();
+    let mut group_states: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
+    for a in &asked {
+        if let Some(group) = &a.group {
+            group_states.entry(group).or_default().insert(a.state.as_str());
+        }
+    }
+    let agreeing = group_states.values().filter(|states| states.len() == 1).count();
     VerdictReport {
         confusion,
         supported_precision: share(supported_correct, supported.len()),
         supported_recall: share(found_supported, found.len()),
         off_corpus_insufficient: share(off_insufficient, off.len()),
-        paraphrase_agreement: share(agreeing, groups.len()),
-        groups: groups.len(),
+        paraphrase_agreement: share(agreeing, groups),
+        groups,
         asked,
     }
 }
 
 impl VerdictReport {
     pub fn table(&self) -> String {
-        let states: Vec<String> = State::ALL.iter().map(|s| state_name(*s)).collect();
+        let states: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
         let mut out = format!("{:<18}", "label");
         for s in &states {
             out.push_str(&format!(" {:>24}", s));
@@ -204,7 +233,7 @@ impl VerdictReport {
         for (label, row) in &self.confusion {
             out.push_str(&format!("{label:<18}"));
             for s in &states {
-                out.push_str(&format!(" {:>24}", row.get(s).copied().unwrap_or(0)));
+                out.push_str(&format!(" {:>24}", row.get(*s).copied().unwrap_or(0)));
             }
             out.push('\n');
         }
@@ -221,12 +250,12 @@ impl VerdictReport {
 
     /// Each label's share of questions in `state`.
     pub fn shares(&self, state: State) -> Vec<(String, f64)> {
-        let name = state_name(state);
+        let name = state.as_str();
         self.confusion
             .iter()
             .map(|(label, row)| {
                 let total: usize = row.values().sum();
-                (label.clone(), row.get(&name).copied().unwrap_or(0) as f64 / total.max(1) as f64)
+                (label.clone(), row.get(name).copied().unwrap_or(0) as f64 / total.max(1) as f64)
             })
             .collect()
     }
@@ -236,10 +265,12 @@ impl VerdictReport {
 mod tests {
     use super::*;
 
+    /// A question; ids `group#n` belong to a question-set group.
     fn asked(label: &str, id: &str, state: State, gold: Option<bool>) -> Asked {
         Asked {
             label: label.into(),
             id: id.into(),
+            group: id.split_once('#').map(|(group, _)| group.to_owned()),
             query: String::new(),
             state,
             rule: String::new(),
@@ -251,10 +282,6 @@ mod tests {
     #[test]
     fn the_table_counts_states_per_label_and_the_figures_follow_their_definitions() {
         use State::*;
-        let groups = vec![
-            QuestionGroup { id: "eye".into(), answerable: true, questions: vec!["a".into(), "b".into()] },
-            QuestionGroup { id: "dna".into(), answerable: false, questions: vec!["c".into(), "d".into()] },
-        ];
         let report = report(
             vec![
                 asked(ANSWERABLE, "1", Supported, Some(true)),
@@ -268,7 +295,7 @@ mod tests {
                 asked("set_off_corpus", "dna#1", InsufficientEvidence, None),
                 asked("set_off_corpus", "dna#2", PartiallySupported, None),
             ],
-            &groups,
+            2,
         );
         assert_eq!(report.confusion[ANSWERABLE]["SUPPORTED"], 2);
         assert_eq!(report.confusion[ANSWERABLE]["INSUFFICIENT_EVIDENCE"], 1);
@@ -283,7 +310,7 @@ mod tests {
 
     #[test]
     fn figures_without_questions_are_absent_not_zero() {
-        let report = report(Vec::new(), &[]);
+        let report = report(Vec::new(), 0);
         assert_eq!(report.supported_precision, None);
         assert_eq!(report.off_corpus_insufficient, None);
         assert_eq!(report.paraphrase_agreement, None);

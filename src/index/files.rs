@@ -6,10 +6,11 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 
-use crate::error::{IoContext, Result};
+use walkdir::WalkDir;
+
+use crate::error::{Error, IoContext, Result};
 
 /// What the build recorded of one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,23 +86,20 @@ pub fn verify(generation: &Path, table: &FileTable) -> Result<Vec<Damage>> {
     Ok(damage)
 }
 
-/// Relative paths of the files under `root`, sorted, the manifest left out.
+/// Relative paths (with `/`) of the files under `root`, sorted, the manifest left out.
 fn list(root: &Path) -> Result<Vec<String>> {
     let mut files = Vec::new();
-    let mut pending = vec![root.to_owned()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).at(&dir)? {
-            let path = entry.at(&dir)?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if let Ok(relative) = path.strip_prefix(root) {
-                let relative: Vec<String> =
-                    relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-                let relative = relative.join("/");
-                if relative != MANIFEST_FILE {
-                    files.push(relative);
-                }
-            }
+    for entry in WalkDir::new(root).sort_by_file_name() {
+        let entry = entry.map_err(|e| Error::Io { path: root.to_owned(), source: e.into() })?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let Ok(relative) = entry.path().strip_prefix(root) else { continue };
+        let relative: Vec<String> =
+            relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        let relative = relative.join("/");
+        if relative != MANIFEST_FILE {
+            files.push(relative);
         }
     }
     files.sort();
@@ -111,14 +109,7 @@ fn list(root: &Path) -> Result<Vec<String>> {
 fn hash(path: &Path) -> Result<String> {
     let mut file = std::fs::File::open(path).at(path)?;
     let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 256 * 1024];
-    loop {
-        let n = file.read(&mut buffer).at(path)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buffer[..n]);
-    }
+    std::io::copy(&mut file, &mut hasher).at(path)?;
     Ok(format!("{:x}", hasher.finalize()))
 }
 

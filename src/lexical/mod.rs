@@ -68,31 +68,17 @@ impl LexicalIndex {
     }
 
     /// How many passages contain `word` (as their language's analyzer reduces
-    /// it), in the language where it is most frequent.
+    /// it), in the language where it is most frequent; 0 when it occurs
+    /// nowhere or every analyzer drops it.
     pub fn passages_with(&self, word: &str) -> u64 {
         let searcher = self.reader.searcher();
-        self.fields
-            .text
-            .iter()
-            .flat_map(|(name, field)| {
-                query::analyze(name, word)
-                    .into_iter()
-                    .map(|(_, term)| searcher.doc_freq(&tantivy::Term::from_field_text(*field, &term)).unwrap_or(0))
-                    .collect::<Vec<_>>()
-            })
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// Whether any passage, in any language, contains `word` (as its analyzer
-    /// reduces it). Words every analyzer drops count as absent.
-    pub fn occurs(&self, word: &str) -> bool {
-        let searcher = self.reader.searcher();
-        self.fields.text.iter().any(|(name, field)| {
-            query::analyze(name, word)
-                .iter()
-                .any(|(_, term)| searcher.doc_freq(&tantivy::Term::from_field_text(*field, term)).unwrap_or(0) > 0)
-        })
+        let mut most = 0;
+        for (name, field) in &self.fields.text {
+            for (_, term) in query::analyze(name, word) {
+                most = most.max(searcher.doc_freq(&tantivy::Term::from_field_text(*field, &term)).unwrap_or(0));
+            }
+        }
+        most
     }
 }
 

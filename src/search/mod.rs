@@ -204,11 +204,11 @@ impl Searcher {
                             dimension: info.dimension,
                         });
                     }
-                    Ok(_) => {
+                    Ok(info) => {
                         let (vm, generation_path, scratch) =
                             (vm.clone(), generation.path.clone(), index.reader_scratch());
                         Deferred::start("vector-lane", move || {
-                            let embedder = Embedder::load(&models_dir).map_err(|e| e.0)?;
+                            let embedder = Embedder::load_described(&models_dir, info).map_err(|e| e.0)?;
                             let store = open_store(&vm, &generation_path, &scratch).map_err(|e| e.0)?;
                             Ok(VectorLane { embedder, store })
                         })
@@ -274,14 +274,14 @@ impl Searcher {
         })
     }
 
-    /// How many passages contain `word`, and how many passages there are.
-    pub fn word_frequency(&self, word: &str) -> (u64, u64) {
-        (self.lexical.passages_with(word), self.manifest.counts.passages as u64)
+    /// How many passages contain `word` (lexical index, the language where it is most frequent).
+    pub fn passages_with(&self, word: &str) -> u64 {
+        self.lexical.passages_with(word)
     }
 
-    /// Whether `word` occurs anywhere in the corpus (lexical index, any language).
-    pub fn word_occurs(&self, word: &str) -> bool {
-        self.lexical.occurs(word)
+    /// How many passages the generation holds.
+    pub fn passage_count(&self) -> u64 {
+        self.manifest.counts.passages as u64
     }
 
     /// Why the vector lane is off, or `None` when it is on.

@@ -20,6 +20,16 @@ pub enum State {
 impl State {
     pub const ALL: &'static [State] =
         &[State::Supported, State::PartiallySupported, State::InsufficientEvidence, State::ConflictingEvidence];
+
+    /// The wire name (as serialized).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            State::Supported => "SUPPORTED",
+            State::PartiallySupported => "PARTIALLY_SUPPORTED",
+            State::InsufficientEvidence => "INSUFFICIENT_EVIDENCE",
+            State::ConflictingEvidence => "CONFLICTING_EVIDENCE",
+        }
+    }
 }
 
 /// What kind of research operation a tool performs; rules can be limited to some.
@@ -620,6 +630,8 @@ mod tests {
         let listed: Vec<String> =
             State::ALL.iter().map(|s| serde_json::to_value(s).unwrap().as_str().unwrap().to_owned()).collect();
         assert_eq!(listed, variants);
+        let named: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(listed, named, "as_str is the wire name");
     }
 
     #[test]

@@ -269,9 +269,9 @@ const FUNCTION_WORDS: &[&str] = &[
     "discuss", "discusses", "discussed", "explain", "explains", "explained", "think", "thinks", "thought", "view",
     "views", "claim", "claims", "argue", "argues", "regarding", "concerning", "author", "passage", "passages", "corpus",
     "work", "works", "anything", "something", "much", "many",
-    // German.
-    "was", "wer", "wie", "wo", "warum", "welche", "welcher", "welches", "sagt", "sagen", "beschreibt", "laut", "text",
-    "buch", "schreibt", "über", "ueber",
+    // German ("was" and "text" are listed above).
+    "wer", "wie", "wo", "warum", "welche", "welcher", "welches", "sagt", "sagen", "beschreibt", "laut", "buch",
+    "schreibt", "über", "ueber",
     // French.
     "que", "qui", "quoi", "comment", "pourquoi", "quel", "quelle", "dit", "dire", "décrit", "selon", "texte", "livre",
     "écrit", "sur",
@@ -337,25 +337,30 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         *language_mix.entry(item.language.clone()).or_insert(0) += 1;
     }
     let (terms, matches) = draft.query.as_deref().map(|q| term_matches(q, items)).unwrap_or_default();
+    // One index lookup per word: whether the corpus holds it and how rare it is.
+    let frequencies: Vec<u64> = terms.iter().map(|t| index.searcher.passages_with(t)).collect();
+    let support = match draft.query.as_deref() {
+        Some(query) => {
+            let corpus = CorpusTerms {
+                frequencies: &frequencies,
+                passages: index.searcher.passage_count(),
+                author_words: &index.author_words,
+            };
+            assess(query, &terms, key_terms(&terms, &corpus), &matches, items, &draft.entities)
+        }
+        None => Support::without_query(items, &draft.entities),
+    };
     let term_coverage: Vec<TermCoverage> = terms
         .into_iter()
+        .zip(&frequencies)
         .enumerate()
-        .map(|(i, term)| TermCoverage {
-            in_corpus: index.searcher.word_occurs(&term),
+        .map(|(i, (term, frequency))| TermCoverage {
+            in_corpus: *frequency > 0,
             found_in: matches.iter().filter(|m| m[i]).count(),
             term,
         })
         .collect();
     let max_terms_in_one_item = matches.iter().map(|m| m.iter().filter(|x| **x).count()).max().unwrap_or(0);
-    let support = match draft.query.as_deref() {
-        Some(query) => {
-            let words: Vec<String> = term_coverage.iter().map(|t| t.term.clone()).collect();
-            let frequency = |w: &str| index.searcher.word_frequency(w);
-            let corpus = CorpusTerms { frequency: &frequency, author_words: &index.author_words };
-            assess(query, &words, key_terms(&words, &corpus), &matches, items, &draft.entities)
-        }
-        None => Support::without_query(items, &draft.entities),
-    };
     let entity_coverage: Vec<EntityCoverage> = draft
         .entities
         .iter()
@@ -444,13 +449,14 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
     let signals = signals(&draft, &coverage, &provenance, &support);
     let evidence_state = decide(draft.operation, signals);
     mark_neighbours(&mut draft.evidence, &support);
-    if evidence_op && support.supporting.iter().all(|s| !s) && !draft.evidence.is_empty() {
+    // Nothing found supports the query: say so, and send the items as snippets.
+    if evidence_op && signals.evidence_n > 0 && signals.supporting_n == 0 {
         warnings.push(Warning::new(
             WarningCode::NeighboursOnly,
             format!(
-                "none of the {} items holds a key term of the query, a requested entity or a quoted phrase; \
-                 they are passages near it in meaning, cut to snippets",
-                draft.evidence.len()
+                "none of the {} items holds a key term of the query, a requested entity or a quoted phrase \
+                 ({} were found by meaning alone); they are cut to snippets",
+                signals.evidence_n, signals.neighbours_n
             ),
             "treat the question as unanswered by this corpus, or rephrase it with words the corpus uses",
         ));

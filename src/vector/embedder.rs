@@ -86,13 +86,17 @@ impl Embedder {
 
     /// Loads from `models_dir`, or says why it cannot.
     pub fn load(models_dir: &Path) -> Result<Self, Unavailable> {
+        Self::load_described(models_dir, Self::read_info(models_dir)?)
+    }
+
+    /// Loads the model `info` (already read with `read_info`) describes.
+    pub fn load_described(models_dir: &Path, info: ModelInfo) -> Result<Self, Unavailable> {
         let model_dir = models_dir.join(MODEL_DIR);
         let read = |name: &str| {
             std::fs::read(model_dir.join(name)).map_err(|e| {
                 Unavailable(format!("model file {name} not found in {} ({e}); run scripts/setup", model_dir.display()))
             })
         };
-        let info = Self::read_info(models_dir)?;
         let runtime = models_dir.join(&info.runtime);
         if !runtime.is_file() {
             return Err(Unavailable(format!("ONNX runtime {} not found; run scripts/setup", runtime.display())));
