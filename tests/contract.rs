@@ -11,7 +11,6 @@ use common::{path, run};
 use evident::contract::{CONTRACT_VERSION, contract, diff, json_file_name};
 use evident::surface::registry::{ALIASES, TOOLS, VISIBLE_TOOL_CAP, default_visible};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 
 const CONTRACT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/contract");
@@ -286,41 +285,15 @@ fn the_server_refuses_to_start_without_an_index() {
     assert!(out.stdout.is_empty(), "stdout belongs to MCP: {}", out.stdout);
 }
 
-/// A raw JSON-RPC session over the binary's stdin/stdout: every line on
-/// stdout must be a JSON-RPC message.
+/// A raw JSON-RPC session over the binary's stdin/stdout (with the query
+/// log on): every line on stdout must be a JSON-RPC message, and the server
+/// exits cleanly when the client leaves.
 fn raw_session(index: &Path, calls: &[(&str, Value)]) {
-    let mut child = common::evident()
-        .args(["serve", "--index", path(index)])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |v: Value| writeln!(stdin, "{v}").unwrap();
-    send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}));
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    for (i, (name, args)) in calls.iter().enumerate() {
-        send(
-            json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": name, "arguments": args}}),
-        );
+    let mut raw = common::raw::Raw::serve(index, &[]);
+    for (id, (name, args)) in (1..).zip(calls) {
+        raw.call(id, name, args.clone());
     }
-    let mut answered = 0;
-    let mut line = String::new();
-    while answered < calls.len() + 1 {
-        line.clear();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "server closed stdout early");
-        let message: Value =
-            serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON-RPC on stdout ({e}): {line}"));
-        assert_eq!(message["jsonrpc"], "2.0");
-        if message.get("id").is_some() {
-            answered += 1;
-        }
-    }
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert!(raw.finish().success());
 }
 
 #[test]

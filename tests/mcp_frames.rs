@@ -9,76 +9,16 @@
 mod common;
 
 use common::mcp::shared_index;
-use common::path;
+use common::raw::Raw;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
 
-struct Raw {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Raw {
-    fn start() -> Self {
-        let mut child = common::evident()
-            .args(["serve", "--index", path(shared_index()), "--no-telemetry"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut raw = Raw { child, stdin, lines };
-        raw.send(
-            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
-            .to_string()
-            .as_bytes(),
-        );
-        raw.next();
-        raw.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        raw
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.write_all(b"\n").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The next line on stdout, which must be one JSON-RPC message.
-    fn next(&mut self) -> Value {
-        let line = self.lines.recv_timeout(Duration::from_secs(20)).expect("the server answered within 20 s");
-        let message: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"));
-        assert_eq!(message["jsonrpc"], "2.0", "{line}");
-        message
-    }
-}
-
-impl Drop for Raw {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn start() -> Raw {
+    Raw::serve(shared_index(), &["--no-telemetry"])
 }
 
 #[test]
 fn damaged_frames_get_a_parse_error_and_the_server_keeps_serving() {
-    let mut raw = Raw::start();
+    let mut raw = start();
     let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
     let frames: Vec<(&str, Vec<u8>)> = vec![
         ("lone surrogate", br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_passages","arguments":{"query":"natural \ud800 selection"}}}"#.to_vec()),
@@ -102,7 +42,7 @@ fn damaged_frames_get_a_parse_error_and_the_server_keeps_serving() {
 
 #[test]
 fn malformed_tool_calls_get_invalid_params_with_their_id() {
-    let mut raw = Raw::start();
+    let mut raw = start();
     let calls = [
         json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "search_passages", "arguments": "natural selection"}}),
         json!({"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"arguments": {"query": "x"}}}),

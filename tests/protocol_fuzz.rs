@@ -12,14 +12,11 @@
 mod common;
 
 use common::mcp::shared_index;
-use common::path;
+use common::raw::Raw;
 use evident::surface::registry::{ALIASES, TOOLS};
 use evident::surface::{ErrorCode, Kind};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
-use std::process::Stdio;
-use std::sync::mpsc::channel;
 use std::time::Duration;
 
 const DEFAULT_CASES: usize = 1_500;
@@ -175,38 +172,7 @@ fn fuzzed_frames_are_all_answered_and_nothing_leaks() {
     let cases: usize = std::env::var("EVIDENT_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES);
     let seed: u64 = std::env::var("EVIDENT_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5eed_1859);
     let mut rng = Rng(seed | 1);
-    let mut child = common::evident()
-        .args(["serve", "--index", path(shared_index()), "--no-telemetry"])
-        .env_remove("EVIDENT_HIDDEN_TOOLS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |bytes: &[u8]| {
-        stdin.write_all(bytes).unwrap();
-        stdin.write_all(b"\n").unwrap();
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "0"}}})
-        .to_string()
-        .as_bytes(),
-    );
-    let init: Value = serde_json::from_str(&rx.recv_timeout(Duration::from_secs(30)).unwrap()).unwrap();
-    assert_eq!(init["id"], 0);
-    send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let mut raw = Raw::serve(shared_index(), &["--no-telemetry"]);
 
     let mut sent: BTreeMap<u64, String> = BTreeMap::new();
     let mut parse_errors_expected = 0usize;
@@ -214,12 +180,14 @@ fn fuzzed_frames_are_all_answered_and_nothing_leaks() {
     let mut parse_errors = 0usize;
     let mut next_id = 1u64;
     let mut kinds: BTreeMap<Answer, usize> = BTreeMap::new();
-    let mut read = |sent: &BTreeMap<u64, String>, answered: &mut usize, parse_errors: &mut usize, wait: Duration| {
-        while let Ok(line) = rx.recv_timeout(wait) {
-            let message: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"));
-            assert_eq!(message["jsonrpc"], "2.0", "{line}");
+    let mut read = |raw: &mut Raw,
+                    sent: &BTreeMap<u64, String>,
+                    answered: &mut usize,
+                    parse_errors: &mut usize,
+                    wait: Duration| {
+        while let Some(message) = raw.next_within(wait) {
             if message["id"].is_null() {
-                assert_eq!(message["error"]["code"], -32700, "{line}");
+                assert_eq!(message["error"]["code"], -32700, "{message}");
                 *parse_errors += 1;
             } else {
                 *kinds.entry(check_answer(&message, sent)).or_insert(0) += 1;
@@ -239,23 +207,23 @@ fn fuzzed_frames_are_all_answered_and_nothing_leaks() {
                 None if frame.starts_with(b"{\"jsonrpc\":\"2.0\",\"method\"") => {}
                 None => parse_errors_expected += 1,
             }
-            send(&frame);
+            raw.send(&frame);
         } else {
             let call = tool_call(&mut rng, id);
             sent.insert(id, call.to_string());
-            send(call.to_string().as_bytes());
+            raw.send_json(&call);
         }
         // Keep a bounded number in flight.
         if case % 50 == 49 {
-            read(&sent, &mut answered, &mut parse_errors, Duration::from_millis(1));
+            read(&mut raw, &sent, &mut answered, &mut parse_errors, Duration::from_millis(1));
         }
     }
     // Everything sent gets its answer.
     let deadline = std::time::Instant::now() + Duration::from_secs(120);
     while answered < sent.len() && std::time::Instant::now() < deadline {
-        read(&sent, &mut answered, &mut parse_errors, Duration::from_millis(200));
+        read(&mut raw, &sent, &mut answered, &mut parse_errors, Duration::from_millis(200));
     }
-    read(&sent, &mut answered, &mut parse_errors, Duration::from_millis(500));
+    read(&mut raw, &sent, &mut answered, &mut parse_errors, Duration::from_millis(500));
 
     eprintln!(
         "{cases} cases: {} requests with an id, {answered} answered ({kinds:?}); {parse_errors} parse errors",
@@ -263,7 +231,5 @@ fn fuzzed_frames_are_all_answered_and_nothing_leaks() {
     );
     assert_eq!(answered, sent.len(), "every request with an id is answered");
     assert_eq!(parse_errors, parse_errors_expected, "every damaged frame gets one parse error");
-    assert!(child.try_wait().unwrap().is_none(), "the server is still running");
-    let _ = child.kill();
-    let _ = child.wait();
+    assert!(raw.is_running(), "the server is still running");
 }

@@ -12,47 +12,36 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use walkdir::WalkDir;
 
 use common::mcp::{index_copy, start, warning_codes};
 use common::{evident, path, run};
 
 /// Every file under `root`: modification time, length and sha256.
 fn snapshot(root: &Path) -> BTreeMap<PathBuf, (std::time::SystemTime, u64, String)> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![root.to_owned()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let meta = std::fs::symlink_metadata(&path).unwrap();
-            if meta.is_dir() {
-                pending.push(path);
-                continue;
-            }
+    files(root)
+        .map(|path| {
+            let meta = std::fs::metadata(&path).unwrap();
             let digest = format!("{:x}", Sha256::digest(std::fs::read(&path).unwrap()));
-            files.insert(path.strip_prefix(root).unwrap().to_owned(), (meta.modified().unwrap(), meta.len(), digest));
-        }
-    }
-    files
+            (path.strip_prefix(root).unwrap().to_owned(), (meta.modified().unwrap(), meta.len(), digest))
+        })
+        .collect()
+}
+
+/// The files under `root`.
+fn files(root: &Path) -> impl Iterator<Item = PathBuf> {
+    WalkDir::new(root).into_iter().map(|e| e.unwrap()).filter(|e| e.file_type().is_file()).map(|e| e.into_path())
 }
 
 fn set_read_only(root: &Path, read_only: bool) {
-    let mut pending = vec![root.to_owned()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path.clone());
-            }
-            let mut permissions = std::fs::metadata(&path).unwrap().permissions();
-            #[allow(clippy::permissions_set_readonly_false)]
-            permissions.set_readonly(read_only);
-            std::fs::set_permissions(&path, permissions).unwrap();
-        }
+    // Contents first, so a directory is made read-only after what is in it.
+    for entry in WalkDir::new(root).contents_first(true) {
+        let path = entry.unwrap().into_path();
+        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(read_only);
+        std::fs::set_permissions(&path, permissions).unwrap();
     }
-    let mut permissions = std::fs::metadata(root).unwrap().permissions();
-    #[allow(clippy::permissions_set_readonly_false)]
-    permissions.set_readonly(read_only);
-    std::fs::set_permissions(root, permissions).unwrap();
 }
 
 fn vector_copies(index: &Path) -> Vec<String> {
@@ -158,17 +147,11 @@ fn files_truncated_under_a_running_server_do_not_kill_it() {
     let mcp = start(&index);
     mcp.envelope("search_passages", json!({"query": "natural selection", "retrieval_mode": "hybrid"}));
     let generation = index.join("generations").join(common::current_generation(&index));
-    let mut pending = vec![generation];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.file_name().is_some_and(|n| n == "chunk_0.mmap")
-                || path.extension().is_some_and(|e| e == "idx" || e == "store")
-            {
-                std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(16).unwrap();
-            }
+    for path in files(&generation) {
+        if path.file_name().is_some_and(|n| n == "chunk_0.mmap")
+            || path.extension().is_some_and(|e| e == "idx" || e == "store")
+        {
+            std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(16).unwrap();
         }
     }
     let vector =

@@ -7,47 +7,20 @@
 
 mod common;
 
-use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{ChildStdin, ChildStdout, Stdio};
+use serde_json::json;
 
 use common::mcp::shared_index;
-use common::{evident, path};
+use common::raw::Raw;
 use evident::surface::{MAX_QUERY_PHRASES, MAX_QUERY_WORDS};
 
-/// Stated in ARCHITECTURE.md ("Damage and load").
+/// Stated in ARCHITECTURE.md ("Damage: what a reader survives").
 const MAX_PEAK_GROWTH_KB: u64 = 50 * 1024;
 
-struct Server {
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    pid: u32,
-    next_id: u64,
-}
-
-impl Server {
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn call(&mut self, name: &str, arguments: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                          "params": {"name": name, "arguments": arguments}}));
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        let response: Value = serde_json::from_str(&line).unwrap();
-        assert_eq!(response["id"], id);
-        response["result"].clone()
-    }
-
-    fn status_kb(&self, key: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid)).unwrap();
-        let line = status.lines().find(|l| l.starts_with(key)).unwrap();
-        line.split_whitespace().nth(1).unwrap().parse().unwrap()
-    }
+/// A line of the server's `/proc/<pid>/status`, in kB.
+fn status_kb(pid: u32, key: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with(key)).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
 /// The longest query within the limits: MAX_QUERY_PHRASES quoted phrases
@@ -68,44 +41,26 @@ fn maximal_query() -> String {
 
 #[test]
 fn a_maximal_request_stays_within_fifty_megabytes_of_idle() {
-    let mut child = evident()
-        .args(["serve", "--index", path(shared_index()), "--no-telemetry"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut server = Server {
-        stdin: child.stdin.take().unwrap(),
-        stdout: BufReader::new(child.stdout.take().unwrap()),
-        pid: child.id(),
-        next_id: 0,
-    };
-    server.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "memory", "version": "0"}}}));
-    server.stdout.read_line(&mut String::new()).unwrap();
-    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-
+    let mut server = Raw::serve(shared_index(), &["--no-telemetry"]);
+    let pid = server.pid();
     // Warm every lane once, so idle includes what any search loads for good.
-    for mode in ["hybrid", "vector", "lexical"] {
-        let result = server.call("search_passages", json!({"query": "natural selection", "retrieval_mode": mode}));
+    for (id, mode) in (1..).zip(["hybrid", "vector", "lexical"]) {
+        let result = server.call(id, "search_passages", json!({"query": "natural selection", "retrieval_mode": mode}));
         assert_ne!(result["isError"], true, "{result}");
     }
-    let idle = server.status_kb("VmRSS");
-    std::fs::write(format!("/proc/{}/clear_refs", server.pid), "5").unwrap();
+    let idle = status_kb(pid, "VmRSS");
+    std::fs::write(format!("/proc/{pid}/clear_refs"), "5").unwrap();
 
     let query = maximal_query();
     assert_eq!(query.split_whitespace().count(), MAX_QUERY_WORDS);
     let started = std::time::Instant::now();
-    for mode in ["hybrid", "vector"] {
-        let result = server.call("search_passages", json!({"query": query, "retrieval_mode": mode, "top_k": 50}));
+    for (id, mode) in (10..).zip(["hybrid", "vector"]) {
+        let result = server.call(id, "search_passages", json!({"query": query, "retrieval_mode": mode, "top_k": 50}));
         assert_ne!(result["isError"], true, "{result}");
     }
-    let peak = server.status_kb("VmHWM");
+    let peak = status_kb(pid, "VmHWM");
     // Reported, not asserted: speed is measured by benchmarks.
     eprintln!("idle {idle} kB, peak {peak} kB, +{} kB; two maximal calls in {:?}", peak - idle, started.elapsed());
-    drop(server);
-    child.wait().unwrap();
     assert!(
         peak.saturating_sub(idle) <= MAX_PEAK_GROWTH_KB,
         "peak {peak} kB is {} kB over idle {idle} kB",

@@ -9,30 +9,37 @@ mod common;
 use common::mcp::{shared_index, start, state, warning_codes};
 use serde_json::json;
 
-#[test]
-fn three_phrasings_of_an_answerable_question_are_supported() {
+/// Each query, asked as an agent asks it, gets `expected`.
+fn assert_each_gets(queries: &[&str], expected: &str) {
     let mcp = start(shared_index());
-    for query in [
-        "geological record imperfect",
-        "Why is the geological record so imperfect?",
-        "What does the text say about the imperfection of the geological record?",
-    ] {
+    for query in queries {
         let e = mcp.envelope("search_passages", json!({"query": query}));
-        assert_eq!(state(&e), "SUPPORTED", "{query}: {}", e["evidence_state"]);
+        assert_eq!(state(&e), expected, "{query}: {}", e["evidence_state"]);
     }
 }
 
 #[test]
+fn three_phrasings_of_an_answerable_question_are_supported() {
+    assert_each_gets(
+        &[
+            "geological record imperfect",
+            "Why is the geological record so imperfect?",
+            "What does the text say about the imperfection of the geological record?",
+        ],
+        "SUPPORTED",
+    );
+}
+
+#[test]
 fn questions_about_what_the_corpus_lacks_are_insufficient() {
-    let mcp = start(shared_index());
-    for query in [
-        "DNA double helix structure",
-        "What is the structure of the DNA double helix?",
-        "How much money did Apple make last quarter?",
-    ] {
-        let e = mcp.envelope("search_passages", json!({"query": query}));
-        assert_eq!(state(&e), "INSUFFICIENT_EVIDENCE", "{query}: {}", e["evidence_state"]);
-    }
+    assert_each_gets(
+        &[
+            "DNA double helix structure",
+            "What is the structure of the DNA double helix?",
+            "How much money did Apple make last quarter?",
+        ],
+        "INSUFFICIENT_EVIDENCE",
+    );
 }
 
 #[test]

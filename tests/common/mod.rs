@@ -4,6 +4,7 @@
 
 pub mod cases;
 pub mod mcp;
+pub mod raw;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
