@@ -65,15 +65,15 @@ pub struct VerdictReport {
 }
 
 /// What one question got back.
-pub struct Answer {
-    pub state: State,
-    pub rule: String,
-    pub documents: Vec<String>,
-    pub signals: serde_json::Value,
+struct Answer {
+    state: State,
+    rule: String,
+    documents: Vec<String>,
+    signals: serde_json::Value,
 }
 
 /// Asks `query` as an agent would.
-pub fn ask(index: &OpenIndex, query: &str) -> Result<Answer> {
+fn ask(index: &OpenIndex, query: &str) -> Result<Answer> {
     let arguments = serde_json::json!({ "query": query });
     let failed = |e: crate::surface::ToolError| Error::InvalidArgument(format!("query `{query}`: {e}"));
     let prepared = prepare("search_passages", arguments.as_object()).map_err(failed)?;
@@ -89,7 +89,7 @@ pub fn ask(index: &OpenIndex, query: &str) -> Result<Answer> {
     Ok(Answer { state, rule, documents, signals: verdict["signals"].clone() })
 }
 
-pub fn read_question_set(path: &Path) -> Result<Vec<QuestionGroup>> {
+fn read_question_set(path: &Path) -> Result<Vec<QuestionGroup>> {
     let text = std::fs::read_to_string(path).at(path)?;
     text.lines()
         .enumerate()
@@ -154,7 +154,7 @@ impl Asked {
 
 /// Asks every question: the collection's against its own index (answerable,
 /// with gold), each `against` collection's (off-corpus), and the question set.
-pub fn ask_all(
+fn ask_all(
     index: &OpenIndex,
     own: Option<&Collection>,
     against: &[Collection],
@@ -192,7 +192,7 @@ fn share(numerator: usize, denominator: usize) -> Option<f64> {
 }
 
 /// The figures of a run of `asked` questions, `groups` of them in the question set.
-pub fn report(asked: Vec<Asked>, groups: usize) -> VerdictReport {
+fn report(asked: Vec<Asked>, groups: usize) -> VerdictReport {
     let mut confusion: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     for a in &asked {
         *confusion.entry(a.label.clone()).or_default().entry(a.state.as_str().to_owned()).or_insert(0) += 1;

@@ -122,13 +122,13 @@ where
     let rmcp_lines = lines.clone();
     let pump = tokio::spawn(async move {
         let mut reader = BufReader::new(from_rmcp);
-        let mut line = Vec::new();
         loop {
-            line.clear();
+            // A fresh buffer per line: the line itself is handed to the writer, not a copy.
+            let mut line = Vec::new();
             match reader.read_until(b'\n', &mut line).await {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
-                    if rmcp_lines.send(line.clone()).await.is_err() {
+                    if rmcp_lines.send(line).await.is_err() {
                         break;
                     }
                 }
@@ -150,9 +150,7 @@ where
             match judge(body) {
                 Verdict::Skip => {}
                 Verdict::Forward => {
-                    let mut framed = body.to_vec();
-                    framed.push(b'\n');
-                    if to_rmcp.write_all(&framed).await.is_err() {
+                    if to_rmcp.write_all(body).await.is_err() || to_rmcp.write_all(b"\n").await.is_err() {
                         break;
                     }
                 }
