@@ -405,6 +405,32 @@ def build_concepts(src: Path, kept: dict):
     return entities, terminology
 
 
+# The people the texts name whose names others contain: the author, his
+# grandfather (the 1872 historical sketch's "Dr. Erasmus Darwin", Bronn's note's
+# "Dr. Darwin") and the translator. Names are the same in every language (`*`).
+# With them, a passage on Erasmus Darwin is linked to him, not to Charles, and a
+# question about Darwin is not answered with his grandfather's views.
+PEOPLE = [
+    ("person.charles_darwin", "Charles Darwin", ["Charles Darwin", "Darwin", "Mr. Darwin", "Herr Darwin", "Hr. Darwin"]),
+    ("person.erasmus_darwin", "Erasmus Darwin", ["Erasmus Darwin", "Dr. Erasmus Darwin", "Dr. Darwin"]),
+    ("person.heinrich_georg_bronn", "Heinrich Georg Bronn", ["Heinrich Georg Bronn", "H. G. Bronn", "Bronn"]),
+]
+
+
+def build_people(kept: dict):
+    text = normalise_space(" ".join(kept[w]["text"] for w in EDITIONS))
+    people = []
+    for eid, name, names in PEOPLE:
+        aliases = [{"name": n, "review_status": "reviewed" if alias_regex(n).findall(text) else "draft"}
+                   for n in names]
+        people.append({
+            "id": eid, "name": name, "kind": "person", "aliases": {"*": aliases}, "period": None,
+            "status": "attested", "review_status": "reviewed", "ambiguous": False, "senses": [],
+            "definition": None, "relations": [],
+        })
+    return people
+
+
 def write_jsonl(path: Path, rows):
     path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n" for r in rows),
                     encoding="utf-8")
@@ -483,7 +509,8 @@ Darwin's notes with unsigned ones).
 `corpus.toml` defines 1859-1860 (1st ed.), 1861-1866 (3rd ed. through Bronn) and 1867-1872 (5th/6th eds.).
 
 ## Concepts
-`entities.jsonl` ({len(entities)} concepts, {reviewed_entities} reviewed) and `terminology.jsonl`
+`entities.jsonl` ({len(entities)} entities, {reviewed_entities} reviewed: the draft's concepts and the
+people whose names others contain, Charles and Erasmus Darwin and the translator Bronn) and `terminology.jsonl`
 ({len(terminology)} mappings, {reviewed_terms} reviewed) come from the draft concept list. The script recomputes
 every draft count with the draft's own patterns over the same text the draft used (the body between the PG
 markers): a concept whose counts all match is `reviewed`. Every alias is counted as a whole word,
@@ -509,6 +536,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     written, kept = build_documents(args.sources, out)
     entities, terminology = build_concepts(args.sources, kept)
+    entities += build_people(kept)
     write_jsonl(out / "entities.jsonl", entities)
     write_jsonl(out / "terminology.jsonl", terminology)
     (out / "corpus.toml").write_text(CORPUS_TOML, encoding="utf-8")

@@ -4,6 +4,7 @@
 //!
 //! See ARCHITECTURE.md for the code map and the invariants.
 
+pub mod authorship;
 pub mod chunk;
 pub mod cli;
 pub mod contract;
@@ -20,6 +21,7 @@ pub mod mcp;
 pub mod passage;
 pub mod routing;
 pub mod search;
+pub mod stage;
 pub mod store;
 pub mod surface;
 pub mod telemetry;

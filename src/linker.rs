@@ -75,11 +75,13 @@ impl Linker {
         let mut found: BTreeMap<&str, Mention> = BTreeMap::new();
         let mut i = 0;
         while i < words.len() {
+            // A possessive mentions its name ("Darwin's view" mentions Darwin).
+            let base = words[i].strip_suffix("'s");
             let best = tables
                 .iter()
-                .filter_map(|t| t.get(&words[i]))
+                .flat_map(|t| std::iter::once(words[i].as_str()).chain(base).filter_map(|w| t.get(w)))
                 .flat_map(|patterns| patterns.iter())
-                .filter(|p| words[i..].starts_with(&p.tokens))
+                .filter(|p| matches_at(&words[i..], &p.tokens))
                 .max_by_key(|p| p.tokens.len());
             match best {
                 Some(pattern) => {
@@ -105,6 +107,15 @@ impl Linker {
         }
         found.into_values().collect()
     }
+}
+
+/// Whether `words` starts with `tokens`, the last one also in its possessive form.
+fn matches_at(words: &[String], tokens: &[String]) -> bool {
+    words.len() >= tokens.len()
+        && tokens.iter().zip(words).enumerate().all(|(j, (token, word))| {
+            word == token
+                || (j + 1 == tokens.len() && word.strip_suffix("'s").is_some_and(|base| base == token.as_str()))
+        })
 }
 
 #[cfg(test)]
@@ -153,6 +164,20 @@ mod tests {
             Linker::new(&[entity("c.evo", &[("en", "evolution")]), entity("c.kampf", &[("de", "Kampf um’s Daseyn")])]);
         assert!(linker.link("The revolution began.", "en").is_empty());
         assert_eq!(linker.link("der Kampf um's Daseyn", "de").len(), 1);
+    }
+
+    #[test]
+    fn a_possessive_mentions_its_name() {
+        let linker = Linker::new(&[
+            entity("p.charles", &[("*", "Darwin")]),
+            entity("p.erasmus", &[("*", "Erasmus Darwin")]),
+            entity("c.obj", &[("en", "Mivart's objections")]),
+        ]);
+        assert_eq!(linker.link("Darwin's view", "en")[0].entity, "p.charles");
+        assert_eq!(linker.link("Darwin’s view", "en")[0].entity, "p.charles");
+        assert_eq!(linker.link("Erasmus Darwin's Zoonomia", "en")[0].entity, "p.erasmus");
+        assert_eq!(linker.link("Mivart's objections", "en")[0].entity, "c.obj");
+        assert!(linker.link("Darwinian", "en").is_empty());
     }
 
     #[test]

@@ -5,6 +5,9 @@ fn main() -> ExitCode {
     // stdout carries results (and, when serving, the protocol); logs go to stderr.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        // Closing a span prints its time: `EVIDENT_LOG=evident::stage=debug` shows each stage's.
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("EVIDENT_LOG")
                 // qdrant-edge warns on every call that its process-wide feature flags were

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 /// Lowest first. A module may use modules of its own layer or a lower one.
 const LAYERS: &[&[&str]] = &[
-    &["error", "lane", "passage", "text", "failpoint"],
+    &["error", "lane", "passage", "text", "failpoint", "stage"],
     &["corpus"],
-    &["chunk", "linker"],
+    &["chunk", "linker", "authorship"],
     &["store", "lexical", "vector", "fusion", "routing", "telemetry"],
     &["index", "search"],
     // The published surface (data), then the contract generated from it; the

@@ -21,6 +21,33 @@ fn embedder() -> Embedder {
 }
 
 #[test]
+fn concurrent_callers_get_sessions_of_their_own_and_the_same_vectors() {
+    let embedder = embedder();
+    assert_eq!(embedder.sessions_loaded(), 1, "one session until callers contend");
+    let alone = embedder.embed_one(DOCS[1]).unwrap();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let results: Vec<Vec<f32>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| scope.spawn(|| (0..20).map(|_| embedder.embed_one(DOCS[1]).unwrap()).last().unwrap()))
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    for v in &results {
+        let gap = v.iter().zip(&alone).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        assert!(gap < 1e-6, "every session embeds a text the same way (largest difference {gap})");
+    }
+    let loaded = embedder.sessions_loaded();
+    assert!(loaded <= cores.clamp(1, evident::vector::MAX_SESSIONS), "{loaded} sessions on {cores} cores");
+    if cores > 1 {
+        assert!(loaded > 1, "four busy callers on {cores} cores should have grown the pool");
+    }
+    // A repeated query text reuses its vector.
+    let queries = embedder.embed_queries(&[DOCS[2], DOCS[2]]).unwrap();
+    assert_eq!(queries[0], queries[1]);
+    assert_eq!(queries[0], embedder.embed_one(DOCS[2]).unwrap());
+}
+
+#[test]
 fn embeddings_match_reference_values() {
     let vectors = embedder().embed(&DOCS, 32).unwrap();
     // fastembed's published check for all-MiniLM-L6-v2: the sum of each embedding.

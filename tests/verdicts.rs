@@ -7,7 +7,7 @@
 mod common;
 
 use common::mcp::{shared_index, start, state, warning_codes};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Each query, asked as an agent asks it, gets `expected`.
 fn assert_each_gets(queries: &[&str], expected: &str) {
@@ -76,4 +76,85 @@ fn the_author_and_discourse_words_do_not_count_as_content() {
     assert_eq!(plain["evidence_state"]["signals"]["key_terms_n"], 2, "{}", plain["evidence_state"]);
     assert_eq!(asked["evidence_state"]["signals"]["key_terms_n"], 2, "{}", asked["evidence_state"]);
     assert_eq!(state(&plain), state(&asked));
+}
+
+/// A corpus written by Charles Darwin whose only passage on the deity is about
+/// his grandfather Erasmus: a question about Darwin's view must not be answered
+/// with it, a question about Erasmus must.
+fn namesake_index(tmp: &std::path::Path) -> std::path::PathBuf {
+    use common::write;
+    let corpus = tmp.join("corpus");
+    write(
+        &corpus,
+        "corpus.toml",
+        "name = \"namesakes\"\ndefault_language = \"en\"\n\n[chunking]\ntarget_words = 40\nmax_words = 80\n",
+    );
+    let paragraphs = [
+        "It is curious how largely my grandfather, Dr. Erasmus Darwin, anticipated the views of Lamarck; \
+         in his Zoonomia he wrote of the deity as the first great cause of all organic life on the earth.",
+        "The eye, with all its inimitable contrivances for adjusting the focus to different distances, could \
+         have been formed by natural selection through numberless gradations from an imperfect and simple eye.",
+        "In the eye of the eagle and in the eye of the mole we see gradations of perfection, each useful to \
+         its possessor, and each a step by which a more perfect organ might be reached.",
+        "The pigeons kept by fanciers differ in the length of the beak and in the number of tail feathers, \
+         yet all are descended from the rock pigeon, as their crosses and their reversions show.",
+        "The breeders of cattle and sheep select the best animals through many generations, and the \
+         accumulated differences between their breeds are greater than those between many wild species.",
+        "Seeds carried by ocean currents, by the feet of birds and by floating ice reach distant islands, \
+         which explains how plants of one continent come to live upon islands far from it.",
+        "The geological record is extremely imperfect: only a small portion of the globe has been explored, \
+         and only certain classes of organic beings have been preserved as fossils in the strata.",
+        "Rudimentary organs, such as the teeth of the foetal whale, may be compared with the letters in a \
+         word which are still retained in the spelling but have become useless in the pronunciation.",
+    ];
+    write(
+        &corpus,
+        "docs/notes.md",
+        &format!(
+            "---\nid: notes\ntitle: Notes\nauthor: Charles Darwin\nyear: 1872\n---\n{}\n",
+            paragraphs.join("\n\n")
+        ),
+    );
+    write(
+        &corpus,
+        "entities.jsonl",
+        concat!(
+            r#"{"id":"person.charles_darwin","name":"Charles Darwin","kind":"person","aliases":{"*":["Charles Darwin","Darwin"]}}"#,
+            "\n",
+            r#"{"id":"person.erasmus_darwin","name":"Erasmus Darwin","kind":"person","aliases":{"*":["Erasmus Darwin","Dr. Darwin"]}}"#,
+            "\n"
+        ),
+    );
+    let index = tmp.join("index");
+    let out = common::build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    index
+}
+
+#[test]
+fn evidence_about_a_namesake_does_not_answer_a_question_about_the_person() {
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let mcp = start(&namesake_index(tmp.path()));
+    for query in ["Darwin's view on the deity", "What does Darwin say about the deity?"] {
+        let e = mcp.envelope("search_passages", json!({"query": query}));
+        assert_eq!(e["evidence_state"]["rule"], "insufficient.namesakes_only", "{query}: {}", e["evidence_state"]);
+        assert!(warning_codes(&e).contains(&"NAMESAKE_MENTIONS".to_owned()), "{}", e["warnings"]);
+        let marked: Vec<&Value> = e["evidence"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["why_retrieved"].as_str().unwrap().contains("another person of the same name"))
+            .collect();
+        assert_eq!(marked.len(), 1, "only the Erasmus passage is marked: {}", e["evidence"]);
+        assert!(marked[0]["text"].as_str().unwrap().contains("Erasmus"));
+    }
+    // Asked about Erasmus, the same passage answers (lexical and entity lanes agree on it).
+    let e = mcp.envelope("search_passages", json!({"query": "Erasmus Darwin on the deity"}));
+    assert_eq!(state(&e), "SUPPORTED", "{}", e["evidence_state"]);
+    // The author covers his own text: a question about what he wrote is decided by its key terms.
+    let e = mcp.envelope("search_passages", json!({"query": "What does Darwin say about the eye?"}));
+    assert_eq!(state(&e), "SUPPORTED", "{}", e["evidence_state"]);
+    assert_eq!(e["evidence_state"]["signals"]["entities_covered_n"], 1, "{}", e["evidence_state"]);
+    // All eight passages come back; only the one on Erasmus is set aside.
+    assert_eq!(e["evidence_state"]["signals"]["namesake_n"], 1, "{}", e["evidence_state"]);
 }

@@ -9,6 +9,7 @@ mod exact;
 use serde::Serialize;
 use std::path::Path;
 
+use crate::authorship::Authorship;
 use crate::corpus::{Entity, TermMapping};
 use crate::error::{Error, Result};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
@@ -18,6 +19,7 @@ use crate::lane::{Lane, LaneHits};
 use crate::lexical::{LexicalIndex, analyse_passage, analyzed_terms};
 use crate::linker::Linker;
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
+use crate::stage;
 use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 use crate::text::Mention;
 use crate::vector::{Embedder, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
@@ -36,6 +38,7 @@ pub struct Searcher {
     /// Read once on open: the linker is built from them and the tool layer indexes them.
     entities: Vec<Entity>,
     linker: Linker,
+    authorship: Authorship,
     /// Loads in the background (see `deferred`).
     vector: Deferred<VectorLane>,
 }
@@ -132,13 +135,24 @@ pub struct CorpusTables {
     pub terminology: Vec<TermMapping>,
     pub works: Vec<String>,
     pub languages: Vec<String>,
-    pub authors: Vec<String>,
     pub declares_witnesses: bool,
 }
 
-/// The entities of mentions whose alias names only one entity.
-fn unambiguous(mentions: &[Mention]) -> Vec<String> {
-    mentions.iter().filter(|m| !m.ambiguous).map(|m| m.entity.clone()).collect()
+/// The stage name of a lane's span.
+const fn lane_stage(lane: Lane) -> &'static str {
+    match lane {
+        Lane::Exact => "lane.exact",
+        Lane::Lexical => "lane.lexical",
+        Lane::Entity => "lane.entity",
+        Lane::Vector => "lane.vector",
+    }
+}
+
+/// The entities the entity lane searches for: those of mentions whose alias
+/// names only one entity, less the corpus's authors (their evidence is their
+/// works, which rarely name them; the passages that do are about them, by others).
+fn searchable(mentions: &[Mention], authorship: &Authorship) -> Vec<String> {
+    mentions.iter().filter(|m| !m.ambiguous && !authorship.is_author(&m.entity)).map(|m| m.entity.clone()).collect()
 }
 
 fn link_filter(filters: &Filters) -> LinkFilter<'_> {
@@ -181,6 +195,7 @@ impl Searcher {
         let lexical = LexicalIndex::open(&generation.lexical_path())?;
         let entities = store.entities()?;
         let linker = Linker::new(&entities);
+        let authorship = Authorship::new(&entities, &linker, &store.document_authors()?);
         let vector = match &manifest.vector {
             None => Deferred::ready(Err(manifest.vector_skipped.clone().map_or_else(
                 || "the index has no vectors".into(),
@@ -216,12 +231,18 @@ impl Searcher {
                 }
             }
         };
-        Ok(Self { generation, manifest, store, lexical, entities, linker, vector })
+        Ok(Self { generation, manifest, store, lexical, entities, linker, authorship, vector })
     }
 
-    /// Entities named in `query` by an alias that belongs to exactly one entity.
+    /// Entities named in `query` by an alias that belongs to exactly one
+    /// entity, less the corpus's authors: what the entity lane searches for.
     pub fn resolve_query_entities(&self, query: &str) -> Vec<String> {
-        unambiguous(&self.mentions(query, None))
+        searchable(&self.mentions(query, None), &self.authorship)
+    }
+
+    /// The corpus's author entities and the persons' namesakes.
+    pub fn authorship(&self) -> &Authorship {
+        &self.authorship
     }
 
     /// The entity names `text` mentions, in `language` (any language when `None`).
@@ -269,7 +290,6 @@ impl Searcher {
             terminology: self.store.terminology()?,
             works: self.store.works()?,
             languages: self.store.languages()?,
-            authors: self.store.authors()?,
             declares_witnesses: self.store.declares_witnesses()?,
         })
     }
@@ -321,10 +341,12 @@ impl Searcher {
 
     /// Routes the request and runs its lanes: each lane's ranked list with its weight.
     pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
+        let routing = stage::enter("route");
         let parsed = parse_query(&request.query);
         let depth = request.depth.max(request.top_k);
         let query_mentions = self.mentions(&request.query, None);
-        let resolved_entities = request.concepts.clone().unwrap_or_else(|| unambiguous(&query_mentions));
+        let resolved_entities =
+            request.concepts.clone().unwrap_or_else(|| searchable(&query_mentions, &self.authorship));
         let signals =
             QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
         let mut route = route(request.mode, signals, self.vector.get().is_ok());
@@ -342,9 +364,11 @@ impl Searcher {
             allowed: allowed.as_deref(),
             depth,
         };
+        drop(routing);
         let mut lists: Vec<(LaneHits, f64)> = Vec::with_capacity(route.lanes.len());
         let mut vector_failure = None;
         for (lane, weight) in &route.lanes {
+            let _stage = stage::enter(lane_stage(*lane));
             match self.lane(*lane, &input) {
                 Ok(hits) => lists.push((hits, *weight)),
                 // A damaged vector store degrades a mixed route to its other lanes (reported);
@@ -368,7 +392,11 @@ impl Searcher {
             self.run_lanes(request)?;
         let weighted: Vec<WeightedLane<'_>> =
             lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
-        let fused = fuse(request.fusion, &weighted, request.top_k);
+        let fused = {
+            let _stage = stage::enter("fusion");
+            fuse(request.fusion, &weighted, request.top_k)
+        };
+        let _stage = stage::enter("fetch");
 
         let ids: Vec<String> = fused.iter().map(|f| f.passage_id.clone()).collect();
         let mut links = self.store.links_of(&ids)?;

@@ -228,12 +228,11 @@ impl Store {
         })
     }
 
-    /// The documents' authors, sorted.
-    pub fn authors(&self) -> Result<Vec<String>> {
+    /// Each document that names its author, with the author as written, by document id.
+    pub fn document_authors(&self) -> Result<Vec<(String, String)>> {
         self.with(|conn| {
-            let mut stmt =
-                conn.prepare("SELECT DISTINCT author FROM documents WHERE author IS NOT NULL ORDER BY author")?;
-            let rows = stmt.query_map([], |r| r.get(0))?;
+            let mut stmt = conn.prepare("SELECT id, author FROM documents WHERE author IS NOT NULL ORDER BY id")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }

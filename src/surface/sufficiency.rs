@@ -118,8 +118,13 @@ pub struct Signals {
     /// Quoted phrases of the query, and those some evidence item contains word for word.
     pub phrases_n: u32,
     pub phrases_verbatim_n: u32,
-    /// 1 when the request names entities and evidence covers every one of them.
+    /// 1 when the request names entities (other than the corpus's authors)
+    /// and evidence covers every one of them.
     pub entities_all_covered_n: u32,
+    /// Items that mention a namesake of a requested person (a longer name
+    /// containing its name: "Erasmus Darwin" for "Darwin") and not the person:
+    /// they speak of someone else and are not evidence.
+    pub namesake_n: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -162,6 +167,7 @@ pub enum Signal {
     PhrasesN,
     PhrasesVerbatimN,
     EntitiesAllCoveredN,
+    NamesakeN,
 }
 
 impl Signals {
@@ -204,6 +210,7 @@ impl Signals {
             Signal::PhrasesN => self.phrases_n,
             Signal::PhrasesVerbatimN => self.phrases_verbatim_n,
             Signal::EntitiesAllCoveredN => self.entities_all_covered_n,
+            Signal::NamesakeN => self.namesake_n,
         }
     }
 }
@@ -342,6 +349,14 @@ pub const RULES: &[Rule] = &[
         conditions: &[when(KeyAbsentPermille, Cmp::Ge, ABSENT_KEY_WEIGHT)],
         reason: "the query's rarest key terms, half its key weight or more, occur nowhere in the corpus (terms \
                  with in_corpus false in coverage.term_coverage): the corpus does not hold what is asked about",
+    },
+    Rule {
+        id: "insufficient.namesakes_only",
+        state: InsufficientEvidence,
+        operations: EVIDENCE_OPS,
+        conditions: &[when(NamesakeN, Cmp::Ge, 1), when(SupportingN, Cmp::Eq, 0)],
+        reason: "the items that hold the query's words mention another person of the same name (NAMESAKE_MENTIONS), \
+                 not the one asked about, and nothing else holds a key term: the corpus's evidence is about someone else",
     },
     Rule {
         id: "insufficient.neighbours_only",
@@ -596,6 +611,15 @@ mod tests {
     fn neighbours_are_not_evidence() {
         let s = Signals { supporting_n: 0, neighbours_n: 10, ..words_only(0) };
         assert_eq!(decide(Search, s).rule, "insufficient.neighbours_only");
+    }
+
+    #[test]
+    fn evidence_about_a_namesake_is_not_evidence() {
+        let s = Signals { supporting_n: 0, namesake_n: 3, ..words_only(0) };
+        assert_eq!(decide(Search, s).rule, "insufficient.namesakes_only");
+        // Namesake items beside real evidence: the real evidence decides.
+        let mixed = Signals { namesake_n: 3, ..words_only(1000) };
+        assert_eq!(decide(Search, mixed).state, Supported);
     }
 
     #[test]

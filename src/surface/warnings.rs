@@ -22,6 +22,7 @@ pub enum WarningCode {
     RelatedConcepts,
     DocumentBoundary,
     NeighboursOnly,
+    NamesakeMentions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
@@ -51,6 +52,7 @@ impl WarningCode {
         WarningCode::RelatedConcepts,
         WarningCode::DocumentBoundary,
         WarningCode::NeighboursOnly,
+        WarningCode::NamesakeMentions,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -71,6 +73,7 @@ impl WarningCode {
             WarningCode::RelatedConcepts => "RELATED_CONCEPTS",
             WarningCode::DocumentBoundary => "DOCUMENT_BOUNDARY",
             WarningCode::NeighboursOnly => "NEIGHBOURS_ONLY",
+            WarningCode::NamesakeMentions => "NAMESAKE_MENTIONS",
         }
     }
 
@@ -108,6 +111,9 @@ impl WarningCode {
             }
             WarningCode::NeighboursOnly => {
                 "Only passages near the query in meaning were found, none sharing its key terms: not evidence."
+            }
+            WarningCode::NamesakeMentions => {
+                "Evidence items name another person whose name contains a requested person's: not evidence for it."
             }
         }
     }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::serving::OpenIndex;
-use super::support::{CorpusTerms, Support, assess, key_terms};
+use super::support::{CorpusTerms, Support, assess, covers, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::parse_query;
 use crate::lane::{Lane, LaneHits};
@@ -196,6 +196,7 @@ impl<'a> ItemBuilder<'a> {
         weights: &[(Lane, f64)],
         explain: bool,
     ) -> Result<Vec<EvidenceItem>, ToolError> {
+        let _stage = crate::stage::enter("assemble");
         hits.into_iter()
             .map(
                 |SearchHit { score, component_ranks, contributions, passage, highlights, tokens, entities, .. }| {
@@ -331,11 +332,13 @@ fn distinct<'a>(values: impl Iterator<Item = Option<&'a str>>) -> usize {
 
 /// Finishes a draft: coverage, provenance, derived warnings, signals, verdict.
 pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
+    let _stage = crate::stage::enter("verdict");
     let items = &draft.evidence;
     let mut language_mix = BTreeMap::new();
     for item in items {
         *language_mix.entry(item.language.clone()).or_insert(0) += 1;
     }
+    let people = index.searcher.authorship();
     let (terms, matches) = draft.query.as_deref().map(|q| term_matches(q, items)).unwrap_or_default();
     // One index lookup per word: whether the corpus holds it and how rare it is.
     let frequencies: Vec<u64> = terms.iter().map(|t| index.searcher.passages_with(t)).collect();
@@ -344,9 +347,9 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
             let corpus = CorpusTerms {
                 frequencies: &frequencies,
                 passages: index.searcher.passage_count(),
-                author_words: &index.author_words,
+                author_words: people.author_words(),
             };
-            assess(query, &terms, key_terms(&terms, &corpus), &matches, items, &draft.entities)
+            assess(query, &terms, key_terms(&terms, &corpus), &matches, items, &draft.entities, people)
         }
         None => Support::without_query(items, &draft.entities),
     };
@@ -366,7 +369,7 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         .iter()
         .map(|e| EntityCoverage {
             entity_id: e.clone(),
-            found_in: items.iter().filter(|i| i.entities.contains(e)).count(),
+            found_in: items.iter().filter(|i| covers(i, e, &draft.entities, people)).count(),
         })
         .collect();
     let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.period.as_deref()).collect();
@@ -448,18 +451,36 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
 
     let signals = signals(&draft, &coverage, &provenance, &support);
     let evidence_state = decide(draft.operation, signals);
-    mark_neighbours(&mut draft.evidence, &support);
+    mark_non_evidence(&mut draft.evidence, &support);
+    if signals.namesake_n > 0 {
+        let people_asked: Vec<&str> =
+            draft.entities.iter().filter(|e| !people.namesakes_of(e).is_empty()).map(String::as_str).collect();
+        warnings.push(Warning::new(
+            WarningCode::NamesakeMentions,
+            format!(
+                "{} of {} items mention another person whose name contains the name of {} and not that person \
+                 (marked in why_retrieved); they are not counted as evidence",
+                signals.namesake_n,
+                signals.evidence_n,
+                people_asked.join(", ")
+            ),
+            "if the other person is meant, ask with the full name or pass that entity id in `entities`",
+        ));
+    }
     // Nothing found supports the query: say so, and send the items as snippets.
     if evidence_op && signals.evidence_n > 0 && signals.supporting_n == 0 {
-        warnings.push(Warning::new(
-            WarningCode::NeighboursOnly,
-            format!(
-                "none of the {} items holds a key term of the query, a requested entity or a quoted phrase \
+        // When items about a namesake hold the words, NAMESAKE_MENTIONS says why they do not count.
+        if signals.namesake_n == 0 {
+            warnings.push(Warning::new(
+                WarningCode::NeighboursOnly,
+                format!(
+                    "none of the {} items holds a key term of the query, a requested entity or a quoted phrase \
                  ({} were found by meaning alone); they are cut to snippets",
-                signals.evidence_n, signals.neighbours_n
-            ),
-            "treat the question as unanswered by this corpus, or rephrase it with words the corpus uses",
-        ));
+                    signals.evidence_n, signals.neighbours_n
+                ),
+                "treat the question as unanswered by this corpus, or rephrase it with words the corpus uses",
+            ));
+        }
         for item in &mut draft.evidence {
             super::snippet::cut(item);
         }
@@ -498,11 +519,16 @@ fn count(n: usize) -> u32 {
 }
 
 /// Says in `why_retrieved` which items are neighbours, not evidence.
-fn mark_neighbours(items: &mut [EvidenceItem], support: &Support) {
-    for (item, neighbour) in items.iter_mut().zip(&support.neighbour) {
+/// Says in `why_retrieved` which items are not evidence, and why.
+fn mark_non_evidence(items: &mut [EvidenceItem], support: &Support) {
+    for ((item, neighbour), namesake) in items.iter_mut().zip(&support.neighbour).zip(&support.namesake) {
         if *neighbour {
             item.why_retrieved
                 .push_str("; a neighbour in meaning only: it holds no key term of the query (not evidence)");
+        }
+        if *namesake {
+            item.why_retrieved
+                .push_str("; it names another person of the same name as the one asked about (not evidence)");
         }
     }
 }
@@ -557,6 +583,7 @@ fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary, s
         phrases_n: support.phrases,
         phrases_verbatim_n: support.phrases_verbatim,
         entities_all_covered_n: u32::from(support.entities_all_covered),
+        namesake_n: count(support.namesake.iter().filter(|n| **n).count()),
     }
 }
 

@@ -154,6 +154,7 @@ fn budget_for(spec: &ToolSpec, args: &Args, max_budget: usize) -> usize {
 /// Runs a prepared call against `index` and returns the structured content.
 /// `max_budget` bounds every response's bytes (see `budget_for`).
 pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<Value, ToolError> {
+    let _stage = crate::stage::enter("tool");
     let budget = budget_for(call.spec, &call.args, max_budget);
     if let Some(cursor) = call.cursor.take() {
         call.offset = read_cursor(&cursor, &index.generation, call.spec, &call.args)?;
@@ -190,6 +191,7 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<V
     } else {
         "pass retrieval.next_cursor as `cursor` with the same arguments to get the rest"
     };
+    let _serialising = crate::stage::enter("serialise");
     fit(&mut envelope, budget, action, |kept| {
         make_cursor(&index.generation, call.spec, &call.args, call.offset + kept)
     })?;

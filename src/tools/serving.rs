@@ -2,7 +2,7 @@
 //! tables every call reads (entities, periods, terminology), and a handle that
 //! follows `CURRENT` so a rebuild is served without a restart.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
@@ -25,9 +25,6 @@ pub struct OpenIndex {
     pub terminology: Vec<TermMapping>,
     pub works: Vec<String>,
     pub languages: Vec<String>,
-    /// Words of the documents' authors' names: a question naming the author
-    /// ("what does Darwin say") names the corpus, not what it is about.
-    pub author_words: BTreeSet<String>,
     /// Whether the corpus names witnesses; only then does a passage without one trace incompletely.
     pub declares_witnesses: bool,
 }
@@ -35,8 +32,7 @@ pub struct OpenIndex {
 impl OpenIndex {
     pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
         let searcher = Searcher::open(dir, models_dir)?;
-        let CorpusTables { periods, terminology, works, languages, authors, declares_witnesses } =
-            searcher.corpus_tables()?;
+        let CorpusTables { periods, terminology, works, languages, declares_witnesses } = searcher.corpus_tables()?;
         // The searcher read the entities once (its linker needs them); this indexes them.
         let entities = searcher.entities();
         let by_id = entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect();
@@ -64,7 +60,6 @@ impl OpenIndex {
             terminology,
             works,
             languages,
-            author_words: authors.iter().flat_map(|a| normalized_words(a)).collect(),
             declares_witnesses,
         })
     }

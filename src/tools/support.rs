@@ -4,6 +4,7 @@
 //! what corroborates the best item. Everything here is counted from the
 //! evidence and the corpus's term statistics; no similarity score is read.
 
+use crate::authorship::Authorship;
 use crate::lane::parse_query;
 use crate::surface::envelope::EvidenceItem;
 use crate::text::normalized_words;
@@ -33,6 +34,8 @@ pub struct Support {
     pub supporting: Vec<bool>,
     /// Per item: found only by the vector lane and not supporting.
     pub neighbour: Vec<bool>,
+    /// Per item: mentions a namesake of a requested person and not the person.
+    pub namesake: Vec<bool>,
     pub best_permille: u32,
     /// Thousandths of the key weight carried by terms the corpus lacks.
     pub absent_permille: u32,
@@ -53,6 +56,7 @@ impl Support {
             item_permille: vec![1000; items.len()],
             supporting: vec![true; items.len()],
             neighbour: vec![false; items.len()],
+            namesake: vec![false; items.len()],
             best_permille: 1000,
             corroboration: items.len().saturating_sub(1) as u32,
             entities_all_covered: !entities.is_empty()
@@ -101,6 +105,76 @@ pub fn key_terms(words: &[String], corpus: &CorpusTerms<'_>) -> Vec<KeyTerm> {
     if key.is_empty() { common } else { key }
 }
 
+/// Whether `item` speaks of a namesake of a requested person instead of the
+/// person: it mentions a longer name containing the person's name (one the
+/// request did not ask for) and does not mention the person.
+fn about_namesake(item: &EvidenceItem, entities: &[String], people: &Authorship) -> bool {
+    entities.iter().any(|person| {
+        !item.entities.contains(person)
+            && people
+                .namesakes_of(person)
+                .iter()
+                .any(|other| !entities.contains(other) && item.entities.contains(other))
+    })
+}
+
+/// Whether `item` is evidence for `entity`: it mentions it, or the entity
+/// wrote it (and it does not speak of a namesake instead).
+pub fn covers(item: &EvidenceItem, entity: &str, entities: &[String], people: &Authorship) -> bool {
+    item.entities.iter().any(|e| e == entity)
+        || (people.authors_of(&item.document).iter().any(|a| a == entity) && !about_namesake(item, entities, people))
+}
+
+/// The names in `query`: runs of two or more capitalised content words
+/// ("the Second World War", "Coronary Artery Bypass Graft"), as indexes into
+/// `words`. A name's words hold only where they stand together, as a quoted
+/// phrase's do: "second", "world" and "war" scattered over a passage are not
+/// the war. Not name words: the query's first word (capitalised as the start
+/// of a sentence), and identifiers — all capitals or with digits ("CABG",
+/// "APOE4"), which the text often puts beside a name in brackets. A
+/// possessive ends a name ("Darwin's Zoonomia" is two names, one word each).
+fn names(query: &str, words: &[String]) -> Vec<Vec<usize>> {
+    use unicode_segmentation::UnicodeSegmentation;
+    let mut out = Vec::new();
+    let mut run: Vec<usize> = Vec::new();
+    let mut close = |run: &mut Vec<usize>| {
+        if run.len() >= 2 {
+            out.push(std::mem::take(run));
+        }
+        run.clear();
+    };
+    for (n, word) in query.unicode_words().enumerate() {
+        let identifier = word.chars().any(|c| c.is_ascii_digit()) || !word.chars().any(char::is_lowercase);
+        let lower = word.replace('\u{2019}', "'").to_lowercase();
+        let (base, possessive) = match lower.strip_suffix("'s") {
+            Some(b) => (b.to_owned(), true),
+            None => (lower, false),
+        };
+        let capitalised = n > 0 && !identifier && word.chars().next().is_some_and(char::is_uppercase);
+        match words.iter().position(|w| *w == base) {
+            Some(i) if capitalised => {
+                run.push(i);
+                if possessive {
+                    close(&mut run);
+                }
+            }
+            _ => close(&mut run),
+        }
+    }
+    close(&mut run);
+    out
+}
+
+/// A word as names are matched: no possessive, no plural `s` ("Stem Cell" is
+/// in "stem cells"). Crude, and the same on both sides.
+fn name_word(word: &str) -> String {
+    let base = word.strip_suffix("'s").unwrap_or(word);
+    match base.strip_suffix('s') {
+        Some(singular) if singular.chars().count() >= 3 => singular.to_owned(),
+        _ => base.to_owned(),
+    }
+}
+
 /// Whether `text` contains `phrase` word for word (normalised words, in order).
 fn contains_phrase(text_words: &[String], phrase: &[String]) -> bool {
     !phrase.is_empty() && text_words.windows(phrase.len()).any(|w| w == phrase)
@@ -108,6 +182,10 @@ fn contains_phrase(text_words: &[String], phrase: &[String]) -> bool {
 
 /// Assesses `items` against the query: `matches[i][w]` says whether item `i`
 /// holds content word `w`; `entities` are the entities the request names.
+/// An item about a namesake of a requested person counts for nothing; the
+/// corpus's authors among `entities` say whose text to read, so they neither
+/// make an item supporting nor decide coverage (their words are not key terms
+/// either).
 pub fn assess(
     query: &str,
     words: &[String],
@@ -115,38 +193,73 @@ pub fn assess(
     matches: &[Vec<bool>],
     items: &[EvidenceItem],
     entities: &[String],
+    people: &Authorship,
 ) -> Support {
+    let namesake: Vec<bool> = items.iter().map(|item| about_namesake(item, entities, people)).collect();
+    let topics: Vec<&String> = entities.iter().filter(|e| !people.is_author(e)).collect();
     let total: f64 = key_terms.iter().map(|t| t.weight).sum();
     let absent: f64 = key_terms.iter().filter(|t| !t.in_corpus).map(|t| t.weight).sum();
     let absent_permille = if total > 0.0 { (1000.0 * absent / total).round() as u32 } else { 0 };
     let key_words = key_terms.iter().filter_map(|t| words.get(t.word).cloned()).collect();
+    let parsed = parse_query(query);
+    let phrases: Vec<Vec<String>> =
+        parsed.phrases.iter().map(|p| normalized_words(p)).filter(|p| !p.is_empty()).collect();
+    // Quoted phrases already hold word for word; names are looked for in the free text.
+    let names = names(&parsed.free_text, words);
+    let item_words: Vec<Vec<String>> = if phrases.is_empty() && names.is_empty() {
+        Vec::new()
+    } else {
+        items.iter().map(|i| normalized_words(&i.text)).collect()
+    };
+    // Per item, the name words it does not hold together: they count as absent from it.
+    let apart: Vec<Vec<usize>> = (0..items.len())
+        .map(|i| {
+            let Some(text) = item_words.get(i) else { return Vec::new() };
+            let text: Vec<String> = text.iter().map(|w| name_word(w)).collect();
+            names
+                .iter()
+                .filter(|name| {
+                    let name: Vec<String> = name.iter().map(|w| name_word(&words[*w])).collect();
+                    !contains_phrase(&text, &name)
+                })
+                .flatten()
+                .copied()
+                .collect()
+        })
+        .collect();
     let item_permille: Vec<u32> = matches
         .iter()
-        .map(|m| {
-            let held: f64 =
-                key_terms.iter().filter(|t| m.get(t.word).copied().unwrap_or(false)).map(|t| t.weight).sum();
+        .zip(&namesake)
+        .enumerate()
+        .map(|(i, (m, about_someone_else))| {
+            if *about_someone_else {
+                return 0;
+            }
+            let holds = |w: usize| m.get(w).copied().unwrap_or(false) && !apart.get(i).is_some_and(|a| a.contains(&w));
+            let held: f64 = key_terms.iter().filter(|t| holds(t.word)).map(|t| t.weight).sum();
             if total > 0.0 { (1000.0 * held / total).round() as u32 } else { 0 }
         })
         .collect();
-    let phrases: Vec<Vec<String>> =
-        parse_query(query).phrases.iter().map(|p| normalized_words(p)).filter(|p| !p.is_empty()).collect();
-    let item_words: Vec<Vec<String>> =
-        if phrases.is_empty() { Vec::new() } else { items.iter().map(|i| normalized_words(&i.text)).collect() };
     let has_phrase = |i: usize| item_words.get(i).is_some_and(|w| phrases.iter().any(|p| contains_phrase(w, p)));
     let phrases_verbatim = phrases.iter().filter(|p| item_words.iter().any(|w| contains_phrase(w, p))).count();
-    let linked = |item: &EvidenceItem| entities.iter().any(|e| item.entities.contains(e));
+    let linked = |item: &EvidenceItem| topics.iter().any(|e| item.entities.contains(e));
     let supporting: Vec<bool> = items
         .iter()
         .enumerate()
-        .map(|(i, item)| item_permille.get(i).is_some_and(|p| *p > 0) || linked(item) || has_phrase(i))
+        .map(|(i, item)| {
+            !namesake[i] && (item_permille.get(i).is_some_and(|p| *p > 0) || linked(item) || has_phrase(i))
+        })
         .collect();
     let neighbour: Vec<bool> = items
         .iter()
         .zip(&supporting)
-        .map(|(item, s)| !s && item.component_ranks.len() == 1 && item.component_ranks.contains_key("vector"))
+        .zip(&namesake)
+        .map(|((item, s), n)| {
+            !s && !n && item.component_ranks.len() == 1 && item.component_ranks.contains_key("vector")
+        })
         .collect();
-    let entities_all_covered =
-        !entities.is_empty() && entities.iter().all(|e| items.iter().any(|i| i.entities.contains(e)));
+    let entities_all_covered = !topics.is_empty()
+        && topics.iter().all(|e| items.iter().zip(&namesake).any(|(i, n)| !n && i.entities.contains(e)));
     // The best item: most key weight (an entity question: the first item linked to every entity).
     let best = (0..items.len()).max_by_key(|&i| (item_permille[i], std::cmp::Reverse(i)));
     let best_permille = best.map_or(0, |i| item_permille[i]);
@@ -158,7 +271,7 @@ pub fn assess(
             corroboration += 1;
         }
         if entities_all_covered {
-            let with_entity = items.iter().filter(|i| linked(i)).count() as u32;
+            let with_entity = items.iter().zip(&namesake).filter(|(i, n)| !**n && linked(i)).count() as u32;
             corroboration += with_entity.saturating_sub(1);
         }
     }
@@ -169,6 +282,7 @@ pub fn assess(
         item_permille,
         supporting,
         neighbour,
+        namesake,
         best_permille,
         corroboration,
         phrases: phrases.len() as u32,
@@ -223,7 +337,7 @@ mod tests {
         let k = keys(&["eye", "organ"]);
         let items = [item("the eye an organ", &["lexical"], &[]), item("an organ", &["lexical", "vector"], &[])];
         let matches = vec![vec![true, true], vec![false, true]];
-        let s = assess("eye organ", &words(&["eye", "organ"]), k, &matches, &items, &[]);
+        let s = assess("eye organ", &words(&["eye", "organ"]), k, &matches, &items, &[], &Authorship::default());
         assert_eq!(s.best_permille, 1000);
         assert!(s.item_permille[1] < 500, "the common-ish `organ` alone weighs little: {:?}", s.item_permille);
         assert_eq!(s.corroboration, 0, "one lane found the best item and nothing else holds half the weight");
@@ -235,7 +349,7 @@ mod tests {
         let k = keys(&["helix"]);
         let items = [item("spiral shells", &["vector"], &[]), item("a helix", &["lexical", "vector"], &[])];
         let matches = vec![vec![false], vec![true]];
-        let s = assess("helix", &words(&["helix"]), k, &matches, &items, &[]);
+        let s = assess("helix", &words(&["helix"]), k, &matches, &items, &[], &Authorship::default());
         assert_eq!(s.neighbour, [true, false]);
         assert_eq!(s.supporting, [false, true]);
     }
@@ -252,6 +366,7 @@ mod tests {
             &[vec![false, true], vec![true, true]],
             &items,
             &[],
+            &Authorship::default(),
         );
         assert_eq!((s.phrases, s.phrases_verbatim), (1, 1));
         let s = assess(
@@ -261,8 +376,48 @@ mod tests {
             &[vec![false, true]],
             &items[..1],
             &[],
+            &Authorship::default(),
         );
         assert_eq!(s.phrases_verbatim, 0);
+    }
+
+    #[test]
+    fn a_name_holds_only_where_its_words_stand_together() {
+        let w = words(&["second", "world", "war", "helix"]);
+        assert_eq!(names("What about the Second World War?", &w), [vec![0, 1, 2]]);
+        assert!(names("Second World", &w).is_empty(), "a sentence's first word is capitalised anyway");
+        let cabg = words(&["coronary", "artery", "bypass", "graft", "cabg"]);
+        assert_eq!(names("after Coronary Artery Bypass Graft (CABG)", &cabg), [vec![0, 1, 2, 3]]);
+        assert!(names("second world war", &w).is_empty(), "lower case is not a name");
+        assert!(names("Darwin's Helix", &words(&["darwin", "helix"])).is_empty(), "a possessive ends a name");
+        let k = keys(&["second", "world", "war"]);
+        let items = [
+            item("the second war of the world", &["lexical", "vector"], &[]),
+            item("before the Second World War began", &["lexical", "vector"], &[]),
+        ];
+        let all = vec![true, true, true];
+        let s = assess(
+            "the Second World War",
+            &words(&["second", "world", "war"]),
+            k.clone(),
+            &[all.clone(), all.clone()],
+            &items,
+            &[],
+            &Authorship::default(),
+        );
+        assert_eq!(s.item_permille, [0, 1000]);
+        assert_eq!(s.supporting, [false, true]);
+        // Asked in lower case, the words are words: the first item holds them too.
+        let s = assess(
+            "second world war",
+            &words(&["second", "world", "war"]),
+            k,
+            &[all.clone(), all],
+            &items,
+            &[],
+            &Authorship::default(),
+        );
+        assert_eq!(s.item_permille, [1000, 1000]);
     }
 
     #[test]
@@ -275,9 +430,37 @@ mod tests {
             &[vec![false], vec![false]],
             &items,
             &["concept.eye".into()],
+            &Authorship::default(),
         );
         assert!(s.entities_all_covered);
         assert_eq!(s.supporting, [true, true]);
         assert_eq!(s.corroboration, 1);
+    }
+
+    #[test]
+    fn items_about_a_namesake_count_for_nothing_and_the_author_covers_his_own_text() {
+        use crate::authorship::tests::corpus;
+        use crate::linker::Linker;
+        let entities = corpus();
+        // Every test item is in document "d", written by Charles Darwin.
+        let people = Authorship::new(&entities, &Linker::new(&entities), &[("d".into(), "Charles Darwin".into())]);
+        let asked = ["person.charles".to_owned()];
+        let k = keys(&["eye"]);
+        let items = [
+            item("my grandfather Erasmus Darwin on the eye", &["lexical"], &["person.erasmus"]),
+            item("the eye, an organ", &["lexical"], &[]),
+        ];
+        let s = assess("Darwin eye", &words(&["eye"]), k.clone(), &[vec![true], vec![true]], &items, &asked, &people);
+        assert_eq!(s.namesake, [true, false]);
+        assert_eq!(s.supporting, [false, true]);
+        assert_eq!(s.item_permille, [0, 1000]);
+        assert!(!s.entities_all_covered, "the author is whose text, not what is asked about");
+        assert!(!covers(&items[0], "person.charles", &asked, &people));
+        assert!(covers(&items[1], "person.charles", &asked, &people), "his own text covers him");
+        // Asked about Erasmus himself, the same item is evidence.
+        let erasmus = ["person.erasmus".to_owned()];
+        let s = assess("Erasmus eye", &words(&["eye"]), k, &[vec![true], vec![true]], &items, &erasmus, &people);
+        assert_eq!(s.namesake, [false, false]);
+        assert!(s.entities_all_covered);
     }
 }

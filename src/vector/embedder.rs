@@ -1,11 +1,16 @@
 //! Loads the embedding model and the ONNX runtime from the models directory and
 //! embeds text in batches. Never downloads: what `scripts/setup` did not put
 //! there makes the lane unavailable, with the reason.
+//!
+//! Concurrent requests do not queue on one model: a small pool of sessions
+//! (one per core, at most `MAX_SESSIONS`) grows when every session is busy.
+//! A session embeds one call at a time (fastembed needs `&mut`).
 
 use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::unavailable::Unavailable;
 
@@ -37,10 +42,47 @@ pub struct ModelInfo {
     pub runtime: String,
 }
 
+/// The most sessions a pool holds: each holds the model's weights (≈ 90 MB
+/// for all-MiniLM-L6-v2), and more sessions than cores only queue on the CPU.
+pub const MAX_SESSIONS: usize = 4;
+
+type Session = Arc<Mutex<TextEmbedding>>;
+
 pub struct Embedder {
     info: ModelInfo,
-    // fastembed needs `&mut` to embed; one call at a time per model.
-    model: Mutex<TextEmbedding>,
+    /// Makes one more session (reads the model files again; the runtime is shared).
+    make: Box<dyn Fn() -> Result<TextEmbedding, Unavailable> + Send + Sync>,
+    sessions: Mutex<Vec<Session>>,
+    capacity: usize,
+    /// Which session a caller waits for when all are busy and the pool is full.
+    next: AtomicUsize,
+    /// Recent query texts' vectors: an agent often repeats a query (paging, a
+    /// second tool on the same words), and embedding is most of a hybrid call.
+    recent: Mutex<Recent>,
+}
+
+/// The vectors of the last `QUERY_CACHE` texts embedded one by one, oldest evicted first.
+pub const QUERY_CACHE: usize = 256;
+
+#[derive(Default)]
+struct Recent {
+    vectors: std::collections::HashMap<String, Vec<f32>>,
+    order: std::collections::VecDeque<String>,
+}
+
+impl Recent {
+    fn insert(&mut self, text: &str, vector: &[f32]) {
+        if self.vectors.contains_key(text) {
+            return;
+        }
+        if self.order.len() >= QUERY_CACHE
+            && let Some(oldest) = self.order.pop_front()
+        {
+            self.vectors.remove(&oldest);
+        }
+        self.order.push_back(text.to_owned());
+        self.vectors.insert(text.to_owned(), vector.to_vec());
+    }
 }
 
 impl std::fmt::Debug for Embedder {
@@ -92,7 +134,7 @@ impl Embedder {
     /// Loads the model `info` (already read with `read_info`) describes.
     pub fn load_described(models_dir: &Path, info: ModelInfo) -> Result<Self, Unavailable> {
         let model_dir = models_dir.join(MODEL_DIR);
-        let read = |name: &str| {
+        let read = move |name: &str| {
             std::fs::read(model_dir.join(name)).map_err(|e| {
                 Unavailable(format!("model file {name} not found in {} ({e}); run scripts/setup", model_dir.display()))
             })
@@ -102,17 +144,60 @@ impl Embedder {
             return Err(Unavailable(format!("ONNX runtime {} not found; run scripts/setup", runtime.display())));
         }
         let environment = runtime_environment(&runtime)?;
-        let tokenizer = TokenizerFiles {
-            tokenizer_file: read("tokenizer.json")?,
-            config_file: read("config.json")?,
-            special_tokens_map_file: read("special_tokens_map.json")?,
-            tokenizer_config_file: read("tokenizer_config.json")?,
+        let max_length = info.max_length;
+        let make = move || {
+            let tokenizer = TokenizerFiles {
+                tokenizer_file: read("tokenizer.json")?,
+                config_file: read("config.json")?,
+                special_tokens_map_file: read("special_tokens_map.json")?,
+                tokenizer_config_file: read("tokenizer_config.json")?,
+            };
+            let model = UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer).with_pooling(Pooling::Mean);
+            let options =
+                InitOptionsUserDefined::new().with_environment(environment.clone()).with_max_length(max_length);
+            TextEmbedding::try_new_from_user_defined(model, options)
+                .map_err(|e| Unavailable(format!("embedding model could not be loaded ({e})")))
         };
-        let model = UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer).with_pooling(Pooling::Mean);
-        let options = InitOptionsUserDefined::new().with_environment(environment).with_max_length(info.max_length);
-        let model = TextEmbedding::try_new_from_user_defined(model, options)
-            .map_err(|e| Unavailable(format!("embedding model could not be loaded ({e})")))?;
-        Ok(Self { info, model: Mutex::new(model) })
+        // The first session is loaded now, so a model that cannot load disables the lane at once.
+        let first = make()?;
+        let capacity = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, MAX_SESSIONS);
+        Ok(Self {
+            info,
+            make: Box::new(make),
+            sessions: Mutex::new(vec![Arc::new(Mutex::new(first))]),
+            capacity,
+            next: AtomicUsize::new(0),
+            recent: Mutex::new(Recent::default()),
+        })
+    }
+
+    /// How many sessions the pool has loaded so far.
+    pub fn sessions_loaded(&self) -> usize {
+        self.sessions.lock().map_or(0, |s| s.len())
+    }
+
+    /// A free session: an idle one, else a new one while the pool may grow,
+    /// else the next one in turn (waiting for it). An idle session can be
+    /// taken by another caller between this check and the caller's lock; the
+    /// caller then waits for it, as it would without a pool.
+    fn session(&self) -> Result<Session, Unavailable> {
+        let poisoned = || Unavailable("embedding model is poisoned".into());
+        let loaded: Vec<Session> = self.sessions.lock().map_err(|_| poisoned())?.clone();
+        if let Some(idle) = loaded.iter().find(|s| s.try_lock().is_ok()) {
+            return Ok(Arc::clone(idle));
+        }
+        if loaded.len() < self.capacity {
+            // Loading takes a while; it happens outside the pool's lock, and a
+            // session loaded by two callers at once is kept only while there is room.
+            let fresh = Arc::new(Mutex::new((self.make)()?));
+            let mut sessions = self.sessions.lock().map_err(|_| poisoned())?;
+            if sessions.len() < self.capacity {
+                sessions.push(Arc::clone(&fresh));
+            }
+            return Ok(fresh);
+        }
+        let turn = self.next.fetch_add(1, Ordering::Relaxed) % loaded.len();
+        Ok(Arc::clone(&loaded[turn]))
     }
 
     pub fn info(&self) -> &ModelInfo {
@@ -125,11 +210,51 @@ impl Embedder {
         texts: &[S],
         batch_size: usize,
     ) -> Result<Vec<Vec<f32>>, Unavailable> {
-        let mut model = self.model.lock().map_err(|_| Unavailable("embedding model is poisoned".into()))?;
+        let session = self.session()?;
+        let mut model = session.lock().map_err(|_| Unavailable("embedding model is poisoned".into()))?;
         model.embed(texts, Some(batch_size.max(1))).map_err(|e| Unavailable(format!("embedding failed ({e})")))
     }
 
     pub fn embed_one(&self, text: &str) -> Result<Vec<f32>, Unavailable> {
         self.embed(&[text], 1)?.pop().ok_or_else(|| Unavailable("embedding returned nothing".into()))
+    }
+
+    /// Query texts, each embedded on its own (a batch of one: the vector does
+    /// not depend on what else was asked), reusing recent texts' vectors.
+    pub fn embed_queries(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, Unavailable> {
+        let mut out = Vec::with_capacity(texts.len());
+        for text in texts {
+            let known = self.recent.lock().ok().and_then(|r| r.vectors.get(*text).cloned());
+            let vector = match known {
+                Some(v) => v,
+                None => {
+                    let v = self.embed_one(text)?;
+                    if let Ok(mut recent) = self.recent.lock() {
+                        recent.insert(text, &v);
+                    }
+                    v
+                }
+            };
+            out.push(vector);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_vectors_keep_the_last_texts_and_evict_the_oldest() {
+        let mut recent = Recent::default();
+        for i in 0..QUERY_CACHE + 2 {
+            recent.insert(&format!("q{i}"), &[i as f32]);
+        }
+        recent.insert("q5", &[-1.0]); // already known: kept as it was
+        assert_eq!(recent.vectors.len(), QUERY_CACHE);
+        assert!(!recent.vectors.contains_key("q0") && !recent.vectors.contains_key("q1"));
+        assert_eq!(recent.vectors["q5"], [5.0]);
+        assert_eq!(recent.order.len(), QUERY_CACHE);
     }
 }

@@ -24,7 +24,10 @@ pub fn search(
     let whole = raw_query.trim();
     let mut texts: Vec<&str> = vec![whole];
     texts.extend(parsed.phrases.iter().map(String::as_str).filter(|p| *p != whole));
-    let vectors = embedder.embed(&texts, 1)?;
+    let vectors = {
+        let _stage = crate::stage::enter("embed");
+        embedder.embed_queries(&texts)?
+    };
     let scored = store.search(&VectorQuery { vectors, filter, limit: depth.max(1) })?;
     Ok(LaneHits::from_scored(Lane::Vector, scored))
 }

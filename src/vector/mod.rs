@@ -19,7 +19,7 @@ mod unavailable;
 
 pub use crate::corpus::{Backend, VectorSettings};
 pub use edge::EdgeStore;
-pub use embedder::{Embedder, ModelInfo, default_models_dir};
+pub use embedder::{Embedder, MAX_SESSIONS, ModelInfo, default_models_dir};
 pub use lane::search as vector_lane;
 pub use open::open_store;
 pub use server::ServerStore;
