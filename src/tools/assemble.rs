@@ -640,6 +640,50 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_hashed_source_traces_and_a_witness_is_needed_only_where_the_corpus_declares_witnesses() {
+        let passage = PassageRow {
+            passage_id: "p.r.0001".into(),
+            document_id: "r".into(),
+            ordinal: 1,
+            text: "t".into(),
+            language: "en".into(),
+            byte_start: 0,
+            byte_end: 1,
+            line_start: 1,
+            line_end: 1,
+            title: None,
+            work: None,
+            section: None,
+            year: None,
+            witness: None,
+            period: None,
+            source: "corpus.jsonl".into(),
+        };
+        let source = SourceRow {
+            document_id: "r".into(),
+            title: None,
+            author: None,
+            witness: None,
+            date: None,
+            year: None,
+            source_line: 3,
+            span_basis: "record".into(),
+            metadata: BTreeMap::new(),
+            path: "corpus.jsonl".into(),
+            sha256: "ab".into(),
+            bytes: 10,
+        };
+        // A JSONL record (no witness) in a corpus without witnesses traces completely.
+        assert_eq!(item_provenance(&passage, Some(&source), false).trace_status, TRACE_COMPLETE);
+        // Where the corpus declares witnesses, a passage without one does not.
+        assert_eq!(item_provenance(&passage, Some(&source), true).trace_status, TRACE_INCOMPLETE);
+        let witnessed = PassageRow { witness: Some("1859-en".into()), ..passage.clone() };
+        assert_eq!(item_provenance(&witnessed, Some(&source), true).trace_status, TRACE_COMPLETE);
+        // No hashed source: never complete.
+        assert_eq!(item_provenance(&witnessed, None, true).trace_status, TRACE_INCOMPLETE);
+    }
+
+    #[test]
     fn content_words_and_which_item_holds_them() {
         let items = [
             item("p.a.0001", "a", "Natural selection acts on varieties.", &[], &[]),
