@@ -92,11 +92,16 @@ fn main() {
     let queries = queries();
     let calls = std::env::var("EVIDENT_BENCH_CALLS").ok().and_then(|c| c.parse().ok()).unwrap_or(CALLS);
     let only: Option<String> = std::env::var("EVIDENT_BENCH_TOOLS").ok();
+    let stage_lines = std::env::var("EVIDENT_BENCH_STAGES").map_or(true, |v| v != "off");
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_evident"));
         cmd.args(["serve", "--index", &index, "--no-telemetry"])
-            .env("EVIDENT_LOG", "warn,qdrant_edge=error,evident::stage=debug")
+            // Stage lines cost the server a write per span: `EVIDENT_BENCH_STAGES=off` times without them.
+            .env(
+                "EVIDENT_LOG",
+                if stage_lines { "warn,qdrant_edge=error,evident::stage=debug" } else { "warn,qdrant_edge=error" },
+            )
             .env("NO_COLOR", "1");
         let (transport, stderr) = TokioChildProcess::builder(cmd).stderr(std::process::Stdio::piped()).spawn().unwrap();
         let stages: Stages = Arc::default();
