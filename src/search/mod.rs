@@ -399,12 +399,18 @@ impl Searcher {
         let _stage = stage::enter("fetch");
 
         let ids: Vec<String> = fused.iter().map(|f| f.passage_id.clone()).collect();
-        let mut links = self.store.links_of(&ids)?;
+        let mut links = {
+            let _stage = stage::enter("fetch.links");
+            self.store.links_of(&ids)?
+        };
         let mut hits = Vec::with_capacity(fused.len());
         let mut terms_by_language: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
         for item in fused {
             // The index parts and the store come from one generation, so every id resolves.
+            let row = stage::enter("fetch.row");
             let Some(passage) = self.store.passage(&item.passage_id)? else { continue };
+            drop(row);
+            let _analysing = stage::enter("fetch.analyse");
             let terms = terms_by_language
                 .entry(passage.language.clone())
                 .or_insert_with(|| analyzed_terms(&parsed, &passage.language));
