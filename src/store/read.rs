@@ -54,8 +54,16 @@ impl Store {
     }
 
     fn connect(path: &Path) -> Result<Connection> {
-        let conn =
-            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        // A generation never changes once built (its files' lengths are checked on open):
+        // `immutable=1` spares every read the file locking and hot-journal checks.
+        let conn = match path.to_str() {
+            Some(text) => {
+                let escaped = text.replace('%', "%25").replace('?', "%3f").replace('#', "%23");
+                Connection::open_with_flags(format!("file:{escaped}?immutable=1"), flags | OpenFlags::SQLITE_OPEN_URI)?
+            }
+            None => Connection::open_with_flags(path, flags)?,
+        };
         let version: Option<String> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional()?;
         if version.as_deref() != Some(SCHEMA_VERSION.to_string().as_str()) {
