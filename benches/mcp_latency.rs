@@ -165,7 +165,7 @@ fn main() {
             std::env::var("EVIDENT_BENCH_CONCURRENCY").ok().and_then(|c| c.parse().ok()).unwrap_or(1);
         if concurrency > 1 {
             let peer = client.peer().clone();
-            let queries = Arc::new(queries.clone());
+            let queries = Arc::new(queries);
             let tasks: Vec<_> = (0..concurrency)
                 .map(|t| {
                     let (peer, queries) = (peer.clone(), Arc::clone(&queries));

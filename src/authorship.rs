@@ -41,17 +41,21 @@ impl Authorship {
         let mut authors_of = HashMap::new();
         let mut author_entities = BTreeSet::new();
         let mut author_words = BTreeSet::new();
+        // Many documents share an author: each distinct author field is linked once.
+        let mut linked: HashMap<&str, Vec<String>> = HashMap::new();
         for (document, author) in document_authors {
-            author_words.extend(normalized_words(author));
-            let named: Vec<String> = linker
-                .link_any_language(author)
-                .into_iter()
-                .filter(|m| !m.ambiguous && people.contains(m.entity.as_str()))
-                .map(|m| m.entity)
-                .collect();
+            let named = linked.entry(author.as_str()).or_insert_with(|| {
+                author_words.extend(normalized_words(author));
+                linker
+                    .link_any_language(author)
+                    .into_iter()
+                    .filter(|m| !m.ambiguous && people.contains(m.entity.as_str()))
+                    .map(|m| m.entity)
+                    .collect()
+            });
             if !named.is_empty() {
                 author_entities.extend(named.iter().cloned());
-                authors_of.insert(document.clone(), named);
+                authors_of.insert(document.clone(), named.clone());
             }
         }
         Self { authors_of, author_entities, author_words, namesakes: namesakes(entities) }

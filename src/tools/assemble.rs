@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::serving::OpenIndex;
-use super::support::{CorpusTerms, Support, assess, covers, key_terms};
+use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::parse_query;
 use crate::lane::{Lane, LaneHits};
@@ -351,7 +351,7 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
             };
             assess(query, &terms, key_terms(&terms, &corpus), &matches, items, &draft.entities, people)
         }
-        None => Support::without_query(items, &draft.entities),
+        None => Support::without_query(items, &draft.entities, people),
     };
     let term_coverage: Vec<TermCoverage> = terms
         .into_iter()
@@ -369,7 +369,7 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         .iter()
         .map(|e| EntityCoverage {
             entity_id: e.clone(),
-            found_in: items.iter().filter(|i| covers(i, e, &draft.entities, people)).count(),
+            found_in: items.iter().enumerate().filter(|(i, item)| support.covers(*i, item, e, people)).count(),
         })
         .collect();
     let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.period.as_deref()).collect();

@@ -51,18 +51,26 @@ impl Support {
     /// Tools that take no query (the concept tools): the request names its
     /// entities, every item was retrieved for them, and there are no key terms
     /// to hold; the entity and period rules decide.
-    pub fn without_query(items: &[EvidenceItem], entities: &[String]) -> Self {
+    pub fn without_query(items: &[EvidenceItem], entities: &[String], people: &Authorship) -> Self {
         Self {
             item_permille: vec![1000; items.len()],
             supporting: vec![true; items.len()],
             neighbour: vec![false; items.len()],
-            namesake: vec![false; items.len()],
+            namesake: items.iter().map(|item| about_namesake(item, entities, people)).collect(),
             best_permille: 1000,
             corroboration: items.len().saturating_sub(1) as u32,
             entities_all_covered: !entities.is_empty()
                 && entities.iter().all(|e| items.iter().any(|i| i.entities.contains(e))),
             ..Self::default()
         }
+    }
+
+    /// Whether item `i` of the assessed items is evidence for `entity`: it
+    /// mentions it, or the entity wrote it and it does not speak of a namesake instead.
+    pub fn covers(&self, i: usize, item: &EvidenceItem, entity: &str, people: &Authorship) -> bool {
+        item.entities.iter().any(|e| e == entity)
+            || (people.authors_of(&item.document).iter().any(|a| a == entity)
+                && !self.namesake.get(i).copied().unwrap_or(false))
     }
 
     /// Whether `term` (a resolved name) contains a key term: an ambiguous or
@@ -116,13 +124,6 @@ fn about_namesake(item: &EvidenceItem, entities: &[String], people: &Authorship)
                 .iter()
                 .any(|other| !entities.contains(other) && item.entities.contains(other))
     })
-}
-
-/// Whether `item` is evidence for `entity`: it mentions it, or the entity
-/// wrote it (and it does not speak of a namesake instead).
-pub fn covers(item: &EvidenceItem, entity: &str, entities: &[String], people: &Authorship) -> bool {
-    item.entities.iter().any(|e| e == entity)
-        || (people.authors_of(&item.document).iter().any(|a| a == entity) && !about_namesake(item, entities, people))
 }
 
 /// The names in `query`: runs of two or more capitalised content words
@@ -455,8 +456,8 @@ mod tests {
         assert_eq!(s.supporting, [false, true]);
         assert_eq!(s.item_permille, [0, 1000]);
         assert!(!s.entities_all_covered, "the author is whose text, not what is asked about");
-        assert!(!covers(&items[0], "person.charles", &asked, &people));
-        assert!(covers(&items[1], "person.charles", &asked, &people), "his own text covers him");
+        assert!(!s.covers(0, &items[0], "person.charles", &people));
+        assert!(s.covers(1, &items[1], "person.charles", &people), "his own text covers him");
         // Asked about Erasmus himself, the same item is evidence.
         let erasmus = ["person.erasmus".to_owned()];
         let s = assess("Erasmus eye", &words(&["eye"]), k, &[vec![true], vec![true]], &items, &erasmus, &people);
