@@ -94,6 +94,7 @@ fn bench(c: &mut Criterion) {
                         quiet: true,
                         max_document_bytes: None,
                         models_dir: None,
+                        model: None,
                     })
                     .unwrap()
                 })

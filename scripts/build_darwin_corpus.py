@@ -464,6 +464,11 @@ end = 1872
 [chunking]
 target_words = 120
 max_words = 200
+
+[vector]
+# The sample's verdicts were calibrated with this model (data/questions/darwin.jsonl). Its
+# German translation wants a multilingual model, which fetch_model.py does not install yet.
+model = "all-MiniLM-L6-v2"
 """
 
 

@@ -113,6 +113,10 @@ pub enum Error {
     #[error("the vector lane is unavailable: {0}")]
     VectorLaneUnavailable(String),
 
+    /// corpus.toml names an embedding model this machine does not have.
+    #[error("corpus.toml's embedding model cannot be loaded: {0}")]
+    ModelNotInstalled(String),
+
     /// The published contract is out of date or cannot be written (the message says which).
     #[error("{0}")]
     Contract(String),

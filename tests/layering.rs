@@ -13,7 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["error", "lane", "passage", "text", "failpoint", "stage"],
     &["corpus"],
     &["chunk", "linker", "authorship"],
-    &["store", "lexical", "vector", "fusion", "routing", "telemetry"],
+    &["store", "lexical", "vector", "rerank", "fusion", "routing", "telemetry"],
     &["index", "search"],
     // The published surface (data), then the contract generated from it; the
     // contract never links the execution side.

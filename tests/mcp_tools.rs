@@ -296,6 +296,58 @@ fn explain_and_context_options() {
 }
 
 #[test]
+fn a_cross_encoder_reorders_the_fused_list_and_each_item_keeps_its_fused_rank() {
+    let mcp = start(shared_index());
+    let query = "how do animals compete to survive";
+    let fused = mcp.envelope("search_passages", json!({"query": query, "top_k": 50}));
+    assert!(fused["retrieval"].get("rerank").is_none(), "no reranking unless asked for");
+    assert!(fused["evidence"][0].get("fused_rank").is_none());
+    let e = mcp.envelope("search_passages", json!({"query": query, "top_k": 5, "rerank": "cross_encoder"}));
+    let rerank = &e["retrieval"]["rerank"];
+    assert_eq!((rerank["method"].as_str(), rerank["status"].as_str()), (Some("cross_encoder"), Some("applied")), "{e}");
+    assert_eq!(rerank["model"], "ms-marco-MiniLM-L-12-v2");
+    let fused_items = fused["evidence"].as_array().unwrap();
+    assert_eq!(rerank["reranked"].as_u64(), Some(fused_items.len().min(50) as u64));
+    let items = e["evidence"].as_array().unwrap();
+    assert_eq!(items.len(), 5);
+    for item in items {
+        // Each item sits at its fused rank in the fused list, with its fused score:
+        // the reranker's own score is reported nowhere.
+        let at = item["fused_rank"].as_u64().unwrap() as usize;
+        assert_eq!(fused_items[at - 1]["passage_id"], item["passage_id"], "{item}");
+        assert_eq!(fused_items[at - 1]["score"], item["score"]);
+        assert!(item["why_retrieved"].as_str().unwrap().contains(&format!("reranked from fused rank {at}")), "{item}");
+    }
+    assert!(items[0]["text"].as_str().unwrap().to_lowercase().contains("struggle"), "{}", items[0]["text"]);
+    // The same request gives the same order.
+    let again = mcp.envelope("search_passages", json!({"query": query, "top_k": 5, "rerank": "cross_encoder"}));
+    let ids = |e: &Value| e["evidence"].as_array().unwrap().iter().map(|i| i["passage_id"].clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&again), ids(&e));
+}
+
+#[test]
+fn without_the_reranking_model_the_fused_order_stands_with_a_warning() {
+    // A models directory with the index's embedding model and the runtime, but no reranker.
+    let tmp = tempfile::tempdir().unwrap();
+    let installed = evident::vector::default_models_dir();
+    for part in ["onnxruntime", evident::corpus::DEFAULT_MODEL] {
+        std::os::unix::fs::symlink(installed.join(part), tmp.path().join(part)).unwrap();
+    }
+    let mcp = start_with(shared_index(), &[], &[("EVIDENT_MODELS_DIR", common::path(tmp.path()))]);
+    let fused = mcp.envelope("search_passages", json!({"query": "natural selection", "top_k": 5}));
+    let e =
+        mcp.envelope("search_passages", json!({"query": "natural selection", "top_k": 5, "rerank": "cross_encoder"}));
+    assert_eq!(e["retrieval"]["vector_enabled"], true);
+    assert_eq!(e["retrieval"]["rerank"]["status"], "unavailable");
+    assert_eq!(e["retrieval"]["rerank"]["reranked"], 0);
+    assert!(warning_codes(&e).contains(&"RERANK_UNAVAILABLE".to_owned()), "{}", e["warnings"]);
+    let ids = |e: &Value| e["evidence"].as_array().unwrap().iter().map(|i| i["passage_id"].clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&e), ids(&fused));
+    assert_eq!(e["evidence_state"], fused["evidence_state"]);
+    assert!(!e["warnings"].to_string().contains(common::path(tmp.path())), "no paths reach the client");
+}
+
+#[test]
 fn the_vector_lane_off_is_reported_and_the_rest_works() {
     let mcp = start_with(shared_index(), &[], &[("EVIDENT_MODELS_DIR", "/nonexistent-models")]);
     let e = mcp.envelope("search_passages", json!({"query": "natural selection"}));

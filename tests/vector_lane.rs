@@ -1,5 +1,6 @@
-//! The dense lane with the real model: reference embeddings, semantic search,
-//! degradation without the model, model mismatch, incremental re-embedding.
+//! The dense lane with the real models: reference embeddings, semantic search,
+//! the model chosen per corpus, degradation without the model, model mismatch,
+//! incremental re-embedding.
 //! Needs the model and runtime that `scripts/setup` (or `scripts/fetch_model.py`) installs.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
@@ -15,8 +16,9 @@ const DOCS: [&str; 4] = [
     "Some other short text here blah blah blah",
 ];
 
+/// all-MiniLM-L6-v2: the model the reference values below were computed for.
 fn embedder() -> Embedder {
-    Embedder::load(&default_models_dir())
+    Embedder::load(&default_models_dir(), "all-MiniLM-L6-v2")
         .unwrap_or_else(|e| panic!("the embedding model is required for this test ({e}); run scripts/setup"))
 }
 
@@ -107,7 +109,12 @@ fn missing_model_builds_lexical_only_with_a_warning() {
         &models,
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stderr.contains("warning: vector lane skipped: model file MODEL.json not found"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("warning: vector lane skipped: model bge-small-en is not installed")
+            && out.stderr.contains("`scripts/fetch_model.py --model bge-small-en`"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stdout.contains("vector lane skipped"), "{}", out.stdout);
 
     // Hybrid search still answers, lexically, and says so.
@@ -136,16 +143,58 @@ fn index_built_with_another_model_is_refused() {
     let manifest_path = index.join("generations").join(current_generation(&index)).join("manifest.json");
     let mut manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
-    manifest["vector"]["model_id"] = "BAAI/bge-small-en-v1.5".into();
+    assert_eq!(manifest["vector"]["model"], "bge-small-en", "the default model");
+    // The installed bge-small-en is not the model these vectors were made with.
+    manifest["vector"]["model_id"] = "BAAI/bge-small-en-v1.0".into();
     std::fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
 
     let out = run(&["search", "struggle", "--index", path(&index)]);
     assert_eq!(out.code, 1);
     assert!(
-        out.stderr.contains("the index was built with embedding model BAAI/bge-small-en-v1.5 (384 dimensions) but this installation has sentence-transformers/all-MiniLM-L6-v2"),
+        out.stderr.contains("the index was built with embedding model BAAI/bge-small-en-v1.0 (384 dimensions) but this installation has BAAI/bge-small-en-v1.5"),
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn the_corpus_chooses_its_model_and_search_embeds_queries_with_the_index_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    let toml = std::fs::read_to_string(corpus.join("corpus.toml")).unwrap();
+    std::fs::write(corpus.join("corpus.toml"), format!("{toml}\n[vector]\nmodel = \"all-MiniLM-L6-v2\"\n")).unwrap();
+    let out = build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let manifest_path = index.join("generations").join(current_generation(&index)).join("manifest.json");
+    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    assert_eq!(manifest["vector"]["model"], "all-MiniLM-L6-v2");
+    assert_eq!(manifest["vector"]["model_id"], "sentence-transformers/all-MiniLM-L6-v2");
+    // Search loads the index's model, not the default (bge-small-en, which
+    // would be refused as a mismatch), and finds the passage in other words.
+    let outcome = search_json(&index, "how do animals compete to survive", &["--mode", "vector", "-k", "3"]);
+    assert_eq!(outcome["vector_enabled"], true);
+    let top = outcome["hits"][0]["text"].as_str().unwrap().to_lowercase();
+    assert!(top.contains("struggle"), "{top}");
+
+    // A model the corpus names and this machine lacks fails the build, naming the command.
+    std::fs::write(corpus.join("corpus.toml"), format!("{toml}\n[vector]\nmodel = \"not-installed-model\"\n")).unwrap();
+    let out = build(&corpus, &tmp.path().join("other"));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("model not-installed-model is not installed")
+            && out.stderr.contains("`scripts/fetch_model.py --model not-installed-model`"),
+        "{}",
+        out.stderr
+    );
+    // `--model` replaces the corpus's choice, and is a name, never a path.
+    let other = tmp.path().join("other");
+    let out = run(&["index", "build", path(&corpus), "--index", path(&other), "--quiet", "--model", "../models"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("`../models` is not a model name"), "{}", out.stderr);
+    let out =
+        run(&["index", "build", path(&corpus), "--index", path(&other), "--quiet", "--model", "all-MiniLM-L6-v2"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
 #[test]

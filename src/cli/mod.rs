@@ -112,6 +112,15 @@ pub struct EvalArgs {
     /// Replace a lane's fusion weight, e.g. `--weight vector=0.7` (repeatable).
     #[arg(long = "weight", value_parser = parse_lane_weight)]
     pub weights: Vec<(crate::lane::Lane, f64)>,
+    /// Embedding model for the collection's index, by installed name (default: the BEIR default).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Reorder each mode's fused top documents (`none` or `cross_encoder`).
+    #[arg(long, value_parser = str::parse::<crate::rerank::Rerank>, default_value = "none")]
+    pub rerank: crate::rerank::Rerank,
+    /// Documents the reranker reads per query.
+    #[arg(long, default_value_t = crate::rerank::DEFAULT_RERANK_DEPTH)]
+    pub rerank_depth: usize,
     /// Write the figures and the per-query run as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -175,6 +184,9 @@ pub struct BuildArgs {
     /// Largest document accepted, in bytes (overrides corpus.toml).
     #[arg(long)]
     pub max_document_bytes: Option<u64>,
+    /// Embedding model, by installed name (overrides corpus.toml; `scripts/fetch_model.py --list`).
+    #[arg(long)]
+    pub model: Option<String>,
     #[command(flatten)]
     pub models: ModelsLocation,
 }
@@ -353,6 +365,9 @@ fn run_eval(args: EvalArgs) -> Result<()> {
         fusion,
         depth: args.depth,
         weights: args.weights,
+        model: args.model,
+        rerank: args.rerank,
+        rerank_depth: args.rerank_depth,
         quiet: args.quiet,
     })?;
     print!("{}", report.table());
@@ -417,6 +432,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         quiet: args.quiet,
         max_document_bytes: args.max_document_bytes,
         models_dir: args.models.models_dir,
+        model: args.model,
     })?;
     println!("{}", render::build_summary(&summary));
     Ok(())

@@ -123,6 +123,14 @@ impl CorpusConfig {
                 self.chunking.target_words, self.chunking.max_words
             ));
         }
+        if let Some(model) = &self.vector.model
+            && !super::vector_settings::is_model_name(model)
+        {
+            return Err(format!(
+                "[vector] model `{model}` is not a model name (letters, digits, `-`, `_`, `.`; \
+                 `scripts/fetch_model.py --list` lists them)"
+            ));
+        }
         let mut seen = std::collections::BTreeSet::new();
         for period in &self.periods {
             if period.start > period.end {
@@ -173,6 +181,20 @@ mod tests {
             CorpusConfig::parse("name = \"x\"\n[chunking]\ntarget_words = 300\nmax_words = 200\n", Path::new("c"))
                 .unwrap_err();
         assert!(err.to_string().contains("target_words <= max_words"));
+    }
+
+    #[test]
+    fn the_model_is_the_corpus_choice_or_the_default_and_never_a_path() {
+        let config = CorpusConfig::parse("name = \"x\"\n", Path::new("c")).unwrap();
+        assert_eq!(config.vector.model(), super::super::DEFAULT_MODEL);
+        let config =
+            CorpusConfig::parse("name = \"x\"\n[vector]\nmodel = \"all-MiniLM-L6-v2\"\n", Path::new("c")).unwrap();
+        assert_eq!(config.vector.model(), "all-MiniLM-L6-v2");
+        for bad in ["../elsewhere", "/abs", "", ".venv", "a b"] {
+            let text = format!("name = \"x\"\n[vector]\nmodel = \"{bad}\"\n");
+            let err = CorpusConfig::parse(&text, Path::new("c")).unwrap_err().to_string();
+            assert!(err.contains("is not a model name"), "{bad}: {err}");
+        }
     }
 
     #[test]

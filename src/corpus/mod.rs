@@ -13,7 +13,7 @@ mod vector_settings;
 pub use concepts::{Alias, Entity, Relation, TermMapping};
 pub use config::{CONFIG_FILE, Chunking, CorpusConfig, Limits, Period, line_of_offset};
 pub use document::{Document, SpanBasis};
-pub use vector_settings::{Backend, VectorSettings};
+pub use vector_settings::{Backend, DEFAULT_MODEL, VectorSettings, is_model_name};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};

@@ -1,5 +1,6 @@
-//! The `[vector]` section of corpus.toml: whether and where the dense lane's
-//! vectors are stored. Plain configuration; the vector lane reads it.
+//! The `[vector]` section of corpus.toml: whether the dense lane is built, with
+//! which model, and where its vectors are stored. Plain configuration; the
+//! vector lane reads it.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,10 @@ pub struct VectorSettings {
     /// Build the vector lane when the model is available.
     #[serde(default = "yes")]
     pub enabled: bool,
+    /// The embedding model, by the name `scripts/fetch_model.py --model NAME`
+    /// installs it under; unset means `DEFAULT_MODEL`.
+    #[serde(default)]
+    pub model: Option<String>,
     #[serde(default)]
     pub backend: Backend,
     /// gRPC address of the Qdrant server (backend = "qdrant").
@@ -37,6 +42,25 @@ pub struct VectorSettings {
     /// context its document's title gives (a BEIR abstract's title, a chapter's title).
     #[serde(default = "yes")]
     pub embed_title: bool,
+}
+
+/// The embedding model a corpus gets when its corpus.toml names none (and
+/// every BEIR directory): the best English model measured on SciFact and
+/// Cranfield (README, "Models").
+pub const DEFAULT_MODEL: &str = "bge-small-en";
+
+impl VectorSettings {
+    /// The model's name: the corpus's choice, else `DEFAULT_MODEL`.
+    pub fn model(&self) -> &str {
+        self.model.as_deref().unwrap_or(DEFAULT_MODEL)
+    }
+}
+
+/// A model name is a directory name in the models directory, never a path.
+pub fn is_model_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 fn yes() -> bool {
@@ -59,6 +83,7 @@ impl Default for VectorSettings {
     fn default() -> Self {
         Self {
             enabled: true,
+            model: None,
             backend: Backend::Embedded,
             url: default_url(),
             collection: default_collection(),

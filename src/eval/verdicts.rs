@@ -121,7 +121,7 @@ pub struct VerdictOptions {
 /// Asks every question and reports the figures.
 pub fn evaluate(options: &VerdictOptions) -> Result<VerdictReport> {
     if let Some(collection) = &options.collection {
-        build_collection_index(collection, &options.index, options.models_dir.clone(), options.quiet)?;
+        build_collection_index(collection, &options.index, options.models_dir.clone(), None, options.quiet)?;
     }
     let index = OpenIndex::open(&options.index, options.models_dir.as_deref())?;
     let questions = |dir: &Path| -> Result<Collection> {

@@ -27,6 +27,8 @@ pub struct BuildOptions {
     pub max_document_bytes: Option<u64>,
     /// Where the embedding model and runtime are (default: `vector::default_models_dir()`).
     pub models_dir: Option<PathBuf>,
+    /// The embedding model, replacing corpus.toml's choice (and a BEIR directory's default).
+    pub model: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +49,15 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     let progress = Progress::new(options.quiet);
 
     progress.stage("reading corpus");
-    let corpus = corpus::load(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
+    let mut corpus = corpus::load(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
+    if let Some(model) = &options.model {
+        if !corpus::is_model_name(model) {
+            return Err(crate::Error::InvalidArgument(format!(
+                "`{model}` is not a model name (`scripts/fetch_model.py --list` lists them)"
+            )));
+        }
+        corpus.config.vector.model = Some(model.clone());
+    }
     // The serving generation, read once: unchanged sources reuse its passages and vectors.
     let previous = index.current()?.and_then(|g| Manifest::read(&g.manifest_path()).ok().map(|m| (m, g)));
     let mut reused = previous_passages(previous.as_ref(), &corpus)?;

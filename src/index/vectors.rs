@@ -57,8 +57,11 @@ pub fn build_vectors(
     if !settings.enabled {
         return Ok(VectorOutcome::Skipped("disabled in corpus.toml ([vector] enabled = false)".into()));
     }
-    let embedder = match Embedder::load(models_dir) {
+    let embedder = match Embedder::load(models_dir, settings.model()) {
         Ok(embedder) => embedder,
+        // A model the corpus names must be there; without the default model
+        // the index is still built, lexical only, and says why.
+        Err(reason) if settings.model.is_some() => return Err(Error::ModelNotInstalled(reason.0)),
         Err(reason) => return Ok(VectorOutcome::Skipped(reason.0)),
     };
     let info = embedder.info().clone();
@@ -91,6 +94,7 @@ pub fn build_vectors(
     let mut reused = std::collections::HashMap::new();
     if let Some((manifest, generation)) = inputs.previous
         && let Some(previous) = &manifest.vector
+        && previous.model == info.name
         && previous.model_id == info.model_id
         && previous.dimension == info.dimension
         && previous.embed_title == settings.embed_title
@@ -145,7 +149,7 @@ pub fn build_vectors(
     to_embed.sort_by_key(|(p, _)| (p.text.len(), p.id.as_str()));
     for chunk in to_embed.chunks(batch) {
         let texts: Vec<String> = chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect();
-        let vectors = embedder.embed(&texts, batch).map_err(lane_error)?;
+        let vectors = embedder.embed_passages(&texts, batch).map_err(lane_error)?;
         for ((p, doc), vector) in chunk.iter().zip(vectors) {
             pending.push(point(p, doc, vector));
         }
@@ -163,6 +167,7 @@ pub fn build_vectors(
     let embedding_seconds = started.elapsed().as_secs_f64();
     store.finish().map_err(lane_error)?;
     Ok(VectorOutcome::Built(VectorManifest {
+        model: info.name,
         model_id: info.model_id,
         dimension: info.dimension,
         backend: settings.backend,

@@ -5,6 +5,7 @@
 mod deferred;
 mod entity;
 mod exact;
+mod reranking;
 
 use serde::Serialize;
 use std::path::Path;
@@ -18,13 +19,17 @@ use crate::lane::{Filters, ParsedQuery, parse_query};
 use crate::lane::{Lane, LaneHits};
 use crate::lexical::{LexicalIndex, analyse_passage, analyzed_terms};
 use crate::linker::Linker;
+use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::stage;
 use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 use crate::text::Mention;
-use crate::vector::{Embedder, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
+use crate::vector::{Embedder, ModelInfo, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
 use deferred::Deferred;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+pub use reranking::RerankRun;
 
 /// Candidates each lane contributes before fusion.
 pub const DEFAULT_DEPTH: usize = 100;
@@ -41,6 +46,8 @@ pub struct Searcher {
     authorship: Authorship,
     /// Loads in the background (see `deferred`).
     vector: Deferred<VectorLane>,
+    /// Loaded by the first request that asks for reranking.
+    reranker: reranking::Lazy,
 }
 
 struct VectorLane {
@@ -62,6 +69,9 @@ pub struct SearchRequest {
     /// The entities the request is about, when the caller already resolved
     /// them (concept tools); otherwise they are resolved from the query.
     pub concepts: Option<Vec<String>>,
+    /// What reorders the fused list, and how many fused passages it reads.
+    pub rerank: Rerank,
+    pub rerank_depth: usize,
 }
 
 impl Default for SearchRequest {
@@ -75,6 +85,8 @@ impl Default for SearchRequest {
             fusion: FusionMethod::default(),
             weights: Vec::new(),
             concepts: None,
+            rerank: Rerank::None,
+            rerank_depth: DEFAULT_RERANK_DEPTH,
         }
     }
 }
@@ -82,6 +94,8 @@ impl Default for SearchRequest {
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchHit {
     pub rank: u32,
+    /// The rank fusion gave the passage, when a reranker reordered the list.
+    pub fused_rank: Option<u32>,
     /// The fused rank score; comparable only within one result list.
     pub score: f64,
     /// This passage's 1-based rank in each lane that found it.
@@ -113,6 +127,8 @@ pub struct SearchOutcome {
     /// Every entity name the query mentions, shared names included (linked once, here).
     #[serde(skip)]
     pub query_mentions: Vec<Mention>,
+    /// The reranking stage, when the request asked for one.
+    pub rerank: Option<RerankRun>,
     pub hits: Vec<SearchHit>,
 }
 
@@ -207,8 +223,9 @@ impl Searcher {
                 vector_damage.len()
             ))),
             Some(vm) => {
-                let models_dir = models_dir.map_or_else(default_models_dir, Path::to_owned);
-                match Embedder::read_info(&models_dir) {
+                let models_dir: PathBuf = models_dir.map_or_else(default_models_dir, Path::to_owned);
+                // The index's own model embeds its queries, whatever the default is now.
+                match ModelInfo::read(&models_dir, &vm.model) {
                     Err(reason) => Deferred::ready(Err(reason.0)),
                     // A model other than the index's is refused at once, not when first used.
                     Ok(info) if info.model_id != vm.model_id || info.dimension != vm.dimension => {
@@ -231,7 +248,8 @@ impl Searcher {
                 }
             }
         };
-        Ok(Self { generation, manifest, store, lexical, entities, linker, authorship, vector })
+        let reranker = reranking::Lazy::new(models_dir.map_or_else(default_models_dir, Path::to_owned));
+        Ok(Self { generation, manifest, store, lexical, entities, linker, authorship, vector, reranker })
     }
 
     /// Entities named in `query` by an alias that belongs to exactly one
@@ -251,6 +269,17 @@ impl Searcher {
             Some(l) => self.linker.link(text, l),
             None => self.linker.link_any_language(text),
         }
+    }
+
+    /// A reranker's relevance score of each passage for `query`, or why it cannot give them.
+    pub fn rerank_scores(
+        &self,
+        method: Rerank,
+        query: &str,
+        passages: &[&PassageRow],
+    ) -> std::result::Result<Vec<f32>, String> {
+        let _stage = stage::enter("rerank");
+        self.reranker.scores(method, query, passages)
     }
 
     /// One passage by id.
@@ -392,9 +421,14 @@ impl Searcher {
             self.run_lanes(request)?;
         let weighted: Vec<WeightedLane<'_>> =
             lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
+        // A reranker reads the fused top N, of which the top k are kept.
+        let reranked_depth = match request.rerank {
+            Rerank::None => 0,
+            Rerank::CrossEncoder => request.rerank_depth.max(request.top_k),
+        };
         let fused = {
             let _stage = stage::enter("fusion");
-            fuse(request.fusion, &weighted, request.top_k)
+            fuse(request.fusion, &weighted, request.top_k.max(reranked_depth))
         };
         let _stage = stage::enter("fetch");
 
@@ -418,6 +452,7 @@ impl Searcher {
             let rank = hits.len() as u32 + 1;
             hits.push(SearchHit {
                 rank,
+                fused_rank: None,
                 score: item.score,
                 component_ranks: item.component_ranks,
                 contributions: item.contributions,
@@ -427,6 +462,12 @@ impl Searcher {
                 tokens,
             });
         }
+        drop(_stage);
+        let rerank = match request.rerank {
+            Rerank::None => None,
+            method => Some(self.reranker.apply(method, &request.query, &mut hits)),
+        };
+        hits.truncate(request.top_k);
         Ok(SearchOutcome {
             lanes: lists.iter().map(|(l, _)| l.lane).collect(),
             lane_counts: lists.iter().map(|(l, _)| (l.lane, l.hits.len())).collect(),
@@ -435,6 +476,7 @@ impl Searcher {
             vector_disabled_reason: vector_failure.or_else(|| self.vector.get().err().map(str::to_owned)),
             resolved_entities,
             query_mentions,
+            rerank,
             hits,
         })
     }

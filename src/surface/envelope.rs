@@ -187,6 +187,20 @@ pub struct Fusion {
     pub weights: Vec<LaneWeight>,
 }
 
+/// What reordered the fused list. Its scores order items and are not reported:
+/// a relevance model's score is not evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct RerankOut {
+    /// `cross_encoder`.
+    pub method: String,
+    /// The reranking model's installed name.
+    pub model: String,
+    /// How many fused passages it read and reordered (0 when it could not run).
+    pub reranked: usize,
+    /// `applied`, or `unavailable` (the fused order stands; a warning says why).
+    pub status: String,
+}
+
 /// One independent retrieval (compare_concepts runs one per concept).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct LaneRunOut {
@@ -206,6 +220,9 @@ pub struct Retrieval {
     pub vector_enabled: bool,
     pub lane_counts: Vec<LaneCount>,
     pub fusion: Option<Fusion>,
+    /// The reranking stage after fusion, when the request asked for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerank: Option<RerankOut>,
     /// Independent lane sets, when the tool ran more than one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<LaneRunOut>,
@@ -267,6 +284,9 @@ pub struct EvidenceItem {
     pub component_ranks: BTreeMap<String, u32>,
     /// The fused rank score (RRF); comparable only within one list, never a probability.
     pub score: f64,
+    /// The item's rank before a reranker reordered the list (set only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fused_rank: Option<u32>,
     pub provenance: ItemProvenance,
     /// Entities the passage mentions.
     pub entities: Vec<String>,

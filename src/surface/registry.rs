@@ -124,6 +124,7 @@ const CURSOR: Param =
     Param::optional("cursor", Kind::Text, "next_cursor of a truncated response (same arguments): the next page.");
 const RETRIEVAL_MODES: &[&str] = &RetrievalMode::NAMES;
 const LANES: &[&str] = &Lane::NAMES;
+const RERANKERS: &[&str] = &crate::rerank::Rerank::NAMES;
 
 pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {
@@ -148,6 +149,8 @@ pub static TOOLS: &[ToolSpec] = &[
                 .with_default(DefaultValue::Boolean(false)),
             Param::optional("explain", Kind::Boolean, "Add each lane's rank, weight and share of the fused score.")
                 .with_default(DefaultValue::Boolean(false)),
+            Param::optional("rerank", Kind::Choice(RERANKERS), "cross_encoder: a cross-encoder reorders the fused top 50 (slow: seconds); items keep fused_rank.")
+                .with_default(DefaultValue::Text("none")),
             DETAIL,
             CURSOR,
         ],

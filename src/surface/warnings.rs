@@ -23,6 +23,7 @@ pub enum WarningCode {
     DocumentBoundary,
     NeighboursOnly,
     NamesakeMentions,
+    RerankUnavailable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
@@ -53,6 +54,7 @@ impl WarningCode {
         WarningCode::DocumentBoundary,
         WarningCode::NeighboursOnly,
         WarningCode::NamesakeMentions,
+        WarningCode::RerankUnavailable,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -74,6 +76,7 @@ impl WarningCode {
             WarningCode::DocumentBoundary => "DOCUMENT_BOUNDARY",
             WarningCode::NeighboursOnly => "NEIGHBOURS_ONLY",
             WarningCode::NamesakeMentions => "NAMESAKE_MENTIONS",
+            WarningCode::RerankUnavailable => "RERANK_UNAVAILABLE",
         }
     }
 
@@ -115,6 +118,7 @@ impl WarningCode {
             WarningCode::NamesakeMentions => {
                 "Evidence items name another person whose name contains a requested person's: not evidence for it."
             }
+            WarningCode::RerankUnavailable => "A reranker was asked for and could not run; items are in fused order.",
         }
     }
 }

@@ -178,6 +178,7 @@ impl<'a> ItemBuilder<'a> {
             why_retrieved: why,
             component_ranks,
             score,
+            fused_rank: None,
             provenance,
             entities,
             side: None,
@@ -199,7 +200,17 @@ impl<'a> ItemBuilder<'a> {
         let _stage = crate::stage::enter("assemble");
         hits.into_iter()
             .map(
-                |SearchHit { score, component_ranks, contributions, passage, highlights, tokens, entities, .. }| {
+                |SearchHit {
+                     score,
+                     fused_rank,
+                     component_ranks,
+                     contributions,
+                     passage,
+                     highlights,
+                     tokens,
+                     entities,
+                     ..
+                 }| {
                     let found = Found::Ranked {
                         score,
                         ranks: &component_ranks,
@@ -210,6 +221,10 @@ impl<'a> ItemBuilder<'a> {
                     let mut item = self.item_linked(passage, found, entities)?;
                     item.highlights = highlights;
                     item.tokens = Some(tokens);
+                    if let Some(fused) = fused_rank {
+                        item.fused_rank = Some(fused);
+                        item.why_retrieved.push_str(&format!("; reranked from fused rank {fused}"));
+                    }
                     Ok(item)
                 },
             )
@@ -623,6 +638,7 @@ pub(super) mod tests {
             why_retrieved: String::new(),
             component_ranks: lanes.iter().map(|(l, r)| ((*l).to_owned(), *r)).collect(),
             score: 0.0,
+            fused_rank: None,
             provenance: ItemProvenance {
                 witness: Some("w".into()),
                 source: "s.md".into(),

@@ -6,41 +6,13 @@
 //! (one per core, at most `MAX_SESSIONS`) grows when every session is busy.
 //! A session embeds one call at a time (fastembed needs `&mut`).
 
-use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
-use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, UserDefinedEmbeddingModel};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::runtime::{ModelInfo, ModelKind, PoolingKind};
 use super::unavailable::Unavailable;
-
-pub const MODELS_DIR_VARIABLE: &str = "EVIDENT_MODELS_DIR";
-const MODEL_DIR: &str = "all-MiniLM-L6-v2";
-const MODEL_MANIFEST: &str = "MODEL.json";
-
-/// `$EVIDENT_MODELS_DIR`, else `$XDG_DATA_HOME/evident/models`, else
-/// `~/.local/share/evident/models` (where `scripts/setup` installs).
-pub fn default_models_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os(MODELS_DIR_VARIABLE).filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    data.join("evident").join("models")
-}
-
-/// What `MODEL.json` says of the model.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct ModelInfo {
-    pub model_id: String,
-    pub dimension: usize,
-    pub max_length: usize,
-    /// The ONNX runtime library, relative to the models directory.
-    pub runtime: String,
-}
 
 /// The most sessions a pool holds: each holds the model's weights (≈ 90 MB
 /// for all-MiniLM-L6-v2), and more sessions than cores only queue on the CPU.
@@ -91,70 +63,30 @@ impl std::fmt::Debug for Embedder {
     }
 }
 
-/// ONNX Runtime allows one environment per process, and the library, once
-/// loaded, stays: the first successful load is shared by every later model.
-static ENVIRONMENT: Mutex<Option<ort::environment::Environment>> = Mutex::new(None);
-
-fn runtime_environment(runtime: &Path) -> Result<ort::environment::Environment, Unavailable> {
-    // Held while loading, so two threads never both try to create the environment.
-    let mut shared = ENVIRONMENT.lock().map_err(|_| Unavailable("ONNX runtime state is poisoned".into()))?;
-    if let Some(environment) = shared.as_ref() {
-        return Ok(environment.clone());
-    }
-    // ort panics when a runtime named by ORT_DYLIB_PATH is missing; `init_from`
-    // returns an error instead, which becomes "vector lane disabled".
-    let environment = ort::init_from(runtime)
-        .map_err(|e| Unavailable(format!("ONNX runtime could not be loaded ({e})")))?
-        .with_name("evident")
-        // A research tool does not report on its users (ONNX Runtime would
-        // write a device id and usage database under the home directory).
-        .with_telemetry(false)
-        .build()
-        .map_err(|e| Unavailable(format!("ONNX runtime could not start ({e})")))?;
-    *shared = Some(environment.clone());
-    Ok(environment)
-}
-
 impl Embedder {
-    /// What the installed model is, without loading it (cheap: one small file).
-    pub fn read_info(models_dir: &Path) -> Result<ModelInfo, Unavailable> {
-        let path = models_dir.join(MODEL_DIR).join(MODEL_MANIFEST);
-        let bytes = std::fs::read(&path).map_err(|e| {
-            Unavailable(format!("model file {MODEL_MANIFEST} not found in {} ({e}); run scripts/setup", path.display()))
-        })?;
-        serde_json::from_slice(&bytes)
-            .map_err(|e| Unavailable(format!("{MODEL_MANIFEST} is unreadable ({e}); run scripts/setup")))
+    /// Loads the embedding model `name` from `models_dir`, or says why it cannot.
+    pub fn load(models_dir: &Path, name: &str) -> Result<Self, Unavailable> {
+        Self::load_described(models_dir, ModelInfo::read(models_dir, name)?)
     }
 
-    /// Loads from `models_dir`, or says why it cannot.
-    pub fn load(models_dir: &Path) -> Result<Self, Unavailable> {
-        Self::load_described(models_dir, Self::read_info(models_dir)?)
-    }
-
-    /// Loads the model `info` (already read with `read_info`) describes.
+    /// Loads the model `info` (already read with `ModelInfo::read`) describes.
     pub fn load_described(models_dir: &Path, info: ModelInfo) -> Result<Self, Unavailable> {
-        let model_dir = models_dir.join(MODEL_DIR);
-        let read = move |name: &str| {
-            std::fs::read(model_dir.join(name)).map_err(|e| {
-                Unavailable(format!("model file {name} not found in {} ({e}); run scripts/setup", model_dir.display()))
-            })
+        let pooling = match (info.kind, info.pooling) {
+            (ModelKind::Embedding, PoolingKind::Mean) => Pooling::Mean,
+            (ModelKind::Embedding, PoolingKind::Cls) => Pooling::Cls,
+            _ => return Err(Unavailable(format!("model {} is not a sentence-embedding model", info.name))),
         };
-        let runtime = models_dir.join(&info.runtime);
-        if !runtime.is_file() {
-            return Err(Unavailable(format!("ONNX runtime {} not found; run scripts/setup", runtime.display())));
-        }
-        let environment = runtime_environment(&runtime)?;
-        let max_length = info.max_length;
+        let environment = info.environment(models_dir)?;
+        let (described, models_dir) = (info.clone(), models_dir.to_owned());
         let make = move || {
-            let tokenizer = TokenizerFiles {
-                tokenizer_file: read("tokenizer.json")?,
-                config_file: read("config.json")?,
-                special_tokens_map_file: read("special_tokens_map.json")?,
-                tokenizer_config_file: read("tokenizer_config.json")?,
-            };
-            let model = UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer).with_pooling(Pooling::Mean);
-            let options =
-                InitOptionsUserDefined::new().with_environment(environment.clone()).with_max_length(max_length);
+            let model = UserDefinedEmbeddingModel::new(
+                described.read_file(&models_dir, "model.onnx")?,
+                described.tokenizer_files(&models_dir)?,
+            )
+            .with_pooling(pooling.clone());
+            let options = InitOptionsUserDefined::new()
+                .with_environment(environment.clone())
+                .with_max_length(described.max_length);
             TextEmbedding::try_new_from_user_defined(model, options)
                 .map_err(|e| Unavailable(format!("embedding model could not be loaded ({e})")))
         };
@@ -219,6 +151,18 @@ impl Embedder {
         self.embed(&[text], 1)?.pop().ok_or_else(|| Unavailable("embedding returned nothing".into()))
     }
 
+    /// Passages' vectors, each text with the model's passage prefix. A model
+    /// whose vectors depend on their batch (dynamic quantisation) embeds one
+    /// text per call, so a passage's vector is the same in every build (a
+    /// rebuild that reuses some vectors embeds the rest in other batches).
+    pub fn embed_passages(&self, texts: &[String], batch_size: usize) -> Result<Vec<Vec<f32>>, Unavailable> {
+        let prefixed: Vec<String> = texts.iter().map(|t| format!("{}{t}", self.info.passage_prefix)).collect();
+        if self.info.dynamic_quantization {
+            return prefixed.iter().map(|t| self.embed_one(t)).collect();
+        }
+        self.embed(&prefixed, batch_size)
+    }
+
     /// Query texts, each embedded on its own (a batch of one: the vector does
     /// not depend on what else was asked), reusing recent texts' vectors.
     pub fn embed_queries(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, Unavailable> {
@@ -228,7 +172,7 @@ impl Embedder {
             let vector = match known {
                 Some(v) => v,
                 None => {
-                    let v = self.embed_one(text)?;
+                    let v = self.embed_one(&format!("{}{text}", self.info.query_prefix))?;
                     if let Ok(mut recent) = self.recent.lock() {
                         recent.insert(text, &v);
                     }

@@ -12,6 +12,10 @@ pub const API_KEY_VARIABLE: &str = "EVIDENT_QDRANT_API_KEY";
 /// The vector part of a generation's manifest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VectorManifest {
+    /// The installed model's name (its directory in the models directory):
+    /// what a reader loads to embed queries.
+    #[serde(default = "first_model")]
+    pub model: String,
     pub model_id: String,
     pub dimension: usize,
     pub backend: Backend,
@@ -25,4 +29,9 @@ pub struct VectorManifest {
     pub embedded: usize,
     pub reused: usize,
     pub embedding_seconds: f64,
+}
+
+/// Generations written before models were chosen per corpus had the one model then.
+fn first_model() -> String {
+    "all-MiniLM-L6-v2".into()
 }

@@ -38,6 +38,8 @@ pub fn error_cases() -> Vec<ErrorCase> {
         plain("invalid_argument", "search_passages", json!({"query": 42})),
         plain("invalid_argument", "search_passages", json!({"query": "x", "top_k": "5"})),
         plain("invalid_argument", "search_passages", json!({"query": "x", "retrieval_mode": "psychic"})),
+        plain("invalid_argument", "search_passages", json!({"query": "x", "rerank": "colbert"})),
+        plain("invalid_argument", "search_passages", json!({"query": "x", "rerank": true})),
         plain("invalid_argument", "search_passages", json!({"query": "x", "detail": "everything"})),
         plain("invalid_argument", "search_passages", json!({"query": "x", "entities": {"id": "concept.struggle"}})),
         plain("out_of_range", "search_passages", json!({"query": "x", "top_k": 51})),

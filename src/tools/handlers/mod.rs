@@ -14,7 +14,7 @@ use super::serving::OpenIndex;
 use crate::fusion::{DEFAULT_K, FusionMethod};
 use crate::lane::Filters;
 use crate::search::SearchOutcome;
-use crate::surface::envelope::{Collision, Fusion, LaneCount, LaneWeight, Retrieval};
+use crate::surface::envelope::{Collision, Fusion, LaneCount, LaneWeight, RerankOut, Retrieval};
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::surface::{Warning, WarningCode};
 
@@ -105,6 +105,12 @@ pub fn retrieval(outcome: &SearchOutcome, fusion: FusionMethod, start: Instant) 
             .map(|(l, n)| LaneCount { lane: l.as_str().to_owned(), candidates: *n })
             .collect(),
         fusion: Some(fusion_of(fusion, &outcome.route.lanes)),
+        rerank: outcome.rerank.as_ref().map(|r| RerankOut {
+            method: r.method.as_str().to_owned(),
+            model: r.model.clone(),
+            reranked: r.reranked,
+            status: if r.unavailable.is_some() { "unavailable" } else { "applied" }.to_owned(),
+        }),
         runs: Vec::new(),
         took_ms: took_ms(start),
         next_cursor: None,
@@ -121,6 +127,17 @@ pub fn fusion_of(method: FusionMethod, lanes: &[(crate::lane::Lane, f64)]) -> Fu
         k,
         weights: lanes.iter().map(|(l, w)| LaneWeight { lane: l.as_str().to_owned(), weight: *w }).collect(),
     }
+}
+
+/// RERANK_UNAVAILABLE when reranking was asked for and could not run.
+pub fn rerank_warning(outcome: &SearchOutcome) -> Option<Warning> {
+    let reason = outcome.rerank.as_ref()?.unavailable.as_ref()?;
+    tracing::warn!(%reason, "reranker unavailable");
+    Some(Warning::new(
+        WarningCode::RerankUnavailable,
+        "the reranker could not run; items are in fused order",
+        "install the reranking model with `scripts/fetch_model.py --model ms-marco-MiniLM-L-12-v2`, or omit `rerank`",
+    ))
 }
 
 /// VECTOR_LANE_DISABLED when the route wanted the vector lane and it is off.

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::{filters, known, require_vector, retrieval, took_ms, vector_warning};
+use super::{filters, known, require_vector, rerank_warning, retrieval, took_ms, vector_warning};
 use crate::fusion::FusionMethod;
 use crate::lane::Lane;
 use crate::lane::{Filters, parse_query};
@@ -29,6 +29,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
         top_k: args.count("top_k")?,
         filters: filters.clone(),
         mode,
+        rerank: args.choice("rerank")?,
         ..SearchRequest::default()
     };
     let mut outcome = index.searcher.search(&request)?;
@@ -51,6 +52,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
     draft.retrieval = retrieval(&outcome, request.fusion, start);
     draft.warnings = resolve::warnings(&draft.resolution);
     draft.warnings.extend(vector_warning(index, &outcome));
+    draft.warnings.extend(rerank_warning(&outcome));
 
     let mut builder = ItemBuilder::new(index);
     let lanes = outcome.route.lanes.clone();

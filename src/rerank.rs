@@ -1,0 +1,139 @@
+//! The reranking stage: after fusion, a cross-encoder reads each (query,
+//! passage) pair of the fused top N and orders them by its relevance score.
+//!
+//! The score only orders: it is never reported as a confidence and never
+//! reaches `evidence_state` (the verdict reads the passages' words, not how a
+//! model ranked them). Each pair is scored alone, so a passage's score does not
+//! depend on which other passages were fused with it (the model's int8
+//! activations are quantised per batch).
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Mutex;
+
+use fastembed::{RerankInitOptionsUserDefined, TextRerank, UserDefinedRerankingModel};
+
+use crate::vector::{ModelInfo, ModelKind, Unavailable};
+
+/// What reorders the fused list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Rerank {
+    /// The fused order stands.
+    #[default]
+    None,
+    /// The cross-encoder `CROSS_ENCODER_MODEL` reorders the fused top N.
+    CrossEncoder,
+}
+
+impl Rerank {
+    /// The names, in declaration order: the `rerank` parameter's choices.
+    pub const NAMES: [&'static str; 2] = ["none", "cross_encoder"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rerank::None => "none",
+            Rerank::CrossEncoder => "cross_encoder",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "none" => Some(Rerank::None),
+            "cross_encoder" => Some(Rerank::CrossEncoder),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Rerank {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::parse(text).ok_or_else(|| format!("unknown reranker `{text}` (one of: {})", Self::NAMES.join(", ")))
+    }
+}
+
+/// The installed name of the cross-encoder (`scripts/fetch_model.py --model …`).
+pub const CROSS_ENCODER_MODEL: &str = "ms-marco-MiniLM-L-12-v2";
+
+/// How many fused passages a reranker reads by default.
+pub const DEFAULT_RERANK_DEPTH: usize = 50;
+
+/// The most a request may ask a reranker to read (each pair is a model call).
+pub const MAX_RERANK_DEPTH: usize = 100;
+
+pub struct CrossEncoder {
+    info: ModelInfo,
+    model: Mutex<TextRerank>,
+}
+
+impl std::fmt::Debug for CrossEncoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrossEncoder").field("info", &self.info).finish_non_exhaustive()
+    }
+}
+
+impl CrossEncoder {
+    /// Loads `CROSS_ENCODER_MODEL` from `models_dir`, or says why it cannot.
+    pub fn load(models_dir: &Path) -> Result<Self, Unavailable> {
+        let info = ModelInfo::read(models_dir, CROSS_ENCODER_MODEL)?;
+        if info.kind != ModelKind::CrossEncoder {
+            return Err(Unavailable(format!("model {} is not a cross-encoder", info.name)));
+        }
+        let environment = info.environment(models_dir)?;
+        let model = UserDefinedRerankingModel::new(
+            info.read_file(models_dir, "model.onnx")?,
+            info.tokenizer_files(models_dir)?,
+        );
+        let options =
+            RerankInitOptionsUserDefined::new().with_environment(environment).with_max_length(info.max_length);
+        let model = TextRerank::try_new_from_user_defined(model, options)
+            .map_err(|e| Unavailable(format!("reranking model could not be loaded ({e})")))?;
+        Ok(Self { info, model: Mutex::new(model) })
+    }
+
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    /// One relevance score per text, in the texts' order (higher is more relevant).
+    pub fn scores(&self, query: &str, texts: &[String]) -> Result<Vec<f32>, Unavailable> {
+        let mut model = self.model.lock().map_err(|_| Unavailable("reranking model is poisoned".into()))?;
+        let mut scores = Vec::with_capacity(texts.len());
+        for text in texts {
+            let scored = model
+                .rerank(query, std::slice::from_ref(&text.as_str()), false, Some(1))
+                .map_err(|e| Unavailable(format!("reranking failed ({e})")))?;
+            scores.push(scored.first().map_or(f32::MIN, |r| r.score));
+        }
+        Ok(scores)
+    }
+}
+
+/// The order a reranker's scores give to items in fused order: by score,
+/// highest first, ties kept in fused order (so the result is deterministic).
+pub fn order_by_scores(scores: &[f32]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_order_the_items_and_ties_keep_the_fused_order() {
+        assert_eq!(order_by_scores(&[0.1, 2.0, 0.1, -3.0, 2.0]), [1, 4, 0, 2, 3]);
+        assert!(order_by_scores(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_method_names_round_trip() {
+        for (method, name) in [Rerank::None, Rerank::CrossEncoder].into_iter().zip(Rerank::NAMES) {
+            assert_eq!((method.as_str(), Rerank::parse(name)), (name, Some(method)));
+        }
+        assert_eq!(Rerank::parse("colbert"), None);
+    }
+}
