@@ -99,6 +99,35 @@ fn vector_search_finds_passages_in_other_words() {
 }
 
 #[test]
+fn the_cli_reranks_the_fused_list_on_request() {
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
+    let fused = search_json(&index, "how do animals compete to survive", &["-k", "20"]);
+    assert!(fused["rerank"].is_null() && fused["hits"][0]["fused_rank"].is_null());
+    let reranked = search_json(
+        &index,
+        "how do animals compete to survive",
+        &["-k", "3", "--rerank", "cross_encoder", "--rerank-depth", "20"],
+    );
+    assert_eq!(reranked["rerank"]["method"], "cross_encoder");
+    assert!(reranked["rerank"]["unavailable"].is_null(), "{}", reranked["rerank"]);
+    let read = reranked["rerank"]["reranked"].as_u64().unwrap();
+    assert_eq!(read as usize, fused["hits"].as_array().unwrap().len().min(20));
+    let hits = reranked["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 3);
+    for (i, hit) in hits.iter().enumerate() {
+        assert_eq!(hit["rank"].as_u64(), Some(i as u64 + 1));
+        let fused_rank = hit["fused_rank"].as_u64().unwrap() as usize;
+        assert_eq!(fused["hits"][fused_rank - 1]["passage_id"], hit["passage_id"]);
+    }
+    for bad in [["--rerank", "colbert"], ["--rerank-depth", "0"]] {
+        let mut args = vec!["search", "struggle", "--index", path(&index), "--rerank", "cross_encoder"];
+        args.extend_from_slice(&bad);
+        let out = run(&args);
+        assert_eq!(out.code, 2, "{bad:?}: {}", out.stderr);
+    }
+}
+
+#[test]
 fn missing_model_builds_lexical_only_with_a_warning() {
     let tmp = tempfile::tempdir().unwrap();
     let (corpus, index, models) = (tmp.path().join("corpus"), tmp.path().join("index"), tmp.path().join("no-models"));

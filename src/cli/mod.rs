@@ -218,6 +218,12 @@ pub struct SearchArgs {
     #[arg(long, default_value = "auto", value_parser = clap::builder::TypedValueParser::try_map(clap::builder::PossibleValuesParser::new(RetrievalMode::NAMES),
           |s| s.parse::<RetrievalMode>()))]
     pub mode: RetrievalMode,
+    /// Reorder the fused top `--rerank-depth` passages (`none` or `cross_encoder`).
+    #[arg(long, value_parser = str::parse::<crate::rerank::Rerank>, default_value = "none")]
+    pub rerank: crate::rerank::Rerank,
+    /// Passages the reranker reads (1 to 100).
+    #[arg(long, default_value_t = crate::rerank::DEFAULT_RERANK_DEPTH, value_parser = rerank_depth)]
+    pub rerank_depth: usize,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -438,6 +444,13 @@ fn run_build(args: BuildArgs) -> Result<()> {
     Ok(())
 }
 
+fn rerank_depth(text: &str) -> std::result::Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=crate::rerank::MAX_RERANK_DEPTH).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number from 1 to {}", crate::rerank::MAX_RERANK_DEPTH)),
+    }
+}
+
 fn run_search(args: SearchArgs) -> Result<()> {
     if args.query.trim().is_empty() {
         return Err(Error::InvalidArgument("the query is empty".into()));
@@ -448,6 +461,8 @@ fn run_search(args: SearchArgs) -> Result<()> {
         top_k: usize::from(args.top_k),
         filters: Filters { language: args.language, work: args.work, ..Filters::default() },
         mode: args.mode,
+        rerank: args.rerank,
+        rerank_depth: args.rerank_depth,
         ..SearchRequest::default()
     };
     let outcome = searcher.search(&request)?;
@@ -455,6 +470,9 @@ fn run_search(args: SearchArgs) -> Result<()> {
         && outcome.route.vector_dropped
     {
         eprintln!("warning: VECTOR_LANE_DISABLED: lexical lane only ({reason})");
+    }
+    if let Some(reason) = outcome.rerank.as_ref().and_then(|r| r.unavailable.as_ref()) {
+        eprintln!("warning: RERANK_UNAVAILABLE: fused order ({reason})");
     }
     if args.json {
         let json = serde_json::to_string_pretty(&outcome).map_err(|e| Error::InvalidArgument(e.to_string()))?;

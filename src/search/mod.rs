@@ -437,13 +437,15 @@ impl Searcher {
             let _stage = stage::enter("fetch.links");
             self.store.links_of(&ids)?
         };
+        let mut rows = {
+            let _stage = stage::enter("fetch.rows");
+            self.store.passages(&ids)?
+        };
         let mut hits = Vec::with_capacity(fused.len());
         let mut terms_by_language: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
         for item in fused {
             // The index parts and the store come from one generation, so every id resolves.
-            let row = stage::enter("fetch.row");
-            let Some(passage) = self.store.passage(&item.passage_id)? else { continue };
-            drop(row);
+            let Some(passage) = rows.remove(&item.passage_id) else { continue };
             let _analysing = stage::enter("fetch.analyse");
             let terms = terms_by_language
                 .entry(passage.language.clone())

@@ -1,7 +1,7 @@
 //! Read-only access to a generation's store.
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -101,6 +101,28 @@ impl Store {
              JOIN sources s ON s.id = d.source_id WHERE p.id = ?1"
         );
         self.with(|c| Ok(c.prepare_cached(&sql)?.query_row([id], passage_row).optional()?))
+    }
+
+    /// The passages with these ids, in one query (ids not found are absent).
+    pub fn passages(&self, ids: &[String]) -> Result<HashMap<String, PassageRow>> {
+        let mut out = HashMap::with_capacity(ids.len());
+        // SQLite binds at most 32,766 parameters per statement.
+        for chunk in ids.chunks(32_000) {
+            let placeholders = vec!["?"; chunk.len()].join(",");
+            let sql = format!(
+                "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
+                 JOIN sources s ON s.id = d.source_id WHERE p.id IN ({placeholders})"
+            );
+            self.with(|c| {
+                let mut stmt = c.prepare(&sql)?;
+                for row in stmt.query_map(rusqlite::params_from_iter(chunk), passage_row)? {
+                    let row = row?;
+                    out.insert(row.passage_id.clone(), row);
+                }
+                Ok(())
+            })?;
+        }
+        Ok(out)
     }
 
     /// Every entity with its aliases, senses and relations.
