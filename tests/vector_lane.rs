@@ -226,6 +226,69 @@ fn the_corpus_chooses_its_model_and_search_embeds_queries_with_the_index_model()
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
+/// Passages of Bronn's 1863 German translation, each aligned by hand with an
+/// English question it answers (none shares a word with its question).
+const ALIGNED: [(&str, &str, &str); 4] = [
+    (
+        "mistel",
+        "Da die Saamen der Mistel von Vögeln ausgestreut werden, so hängt ihr Daseyn mit von dem der Vögel ab und \
+         man kann metaphorisch sagen, sie ringen mit andern Beeren-tragenden Pflanzen.",
+        "The mistletoe depends on birds to spread its seeds",
+    ),
+    (
+        "kuckuck",
+        "Man hat zwar versichert, auch der Amerikanische Kuckuck lege zuweilen seine Eier in fremde Nester. Nehmen \
+         wir nun an, der Stamm-Vater unsres Europäischen Kuckucks habe doch zuweilen ein Ei in das Nest eines \
+         andren Vogels gelegt.",
+        "Why does the cuckoo leave its eggs for other birds to raise?",
+    ),
+    (
+        "tauben",
+        "Wie gross nun aber auch die Verschiedenheit zwischen den Tauben-Rassen seyn mag, so bin ich doch \
+         überzeugt, dass die gewöhnliche Meinung der Naturforscher, dass alle von der Felstaube abstammen, richtig ist.",
+        "Do all the races of pigeons come from the rock pigeon?",
+    ),
+    (
+        "rudimente",
+        "Es ist eine wichtige Erscheinung, dass rudimentäre Organe, wie die Zähne im Oberkiefer der Wale und \
+         Wiederkäuer, oft im Embryo zu entdecken sind und nachher völlig verschwinden.",
+        "Why do useless teeth appear in unborn whales and then vanish?",
+    ),
+];
+
+#[test]
+fn an_english_question_finds_the_aligned_german_passage_with_the_multilingual_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("corpus"), tmp.path().join("index"));
+    std::fs::create_dir_all(corpus.join("de")).unwrap();
+    std::fs::write(
+        corpus.join("corpus.toml"),
+        "name = \"aligned\"\ndefault_language = \"en\"\n[vector]\nmodel = \"multilingual-e5-small\"\n",
+    )
+    .unwrap();
+    for (id, text, _) in ALIGNED {
+        let doc = format!("---\nid: de.{id}\ntitle: Kapitel\nlanguage: de\n---\n{text}\n");
+        std::fs::write(corpus.join("de").join(format!("{id}.md")), doc).unwrap();
+    }
+    std::fs::write(
+        corpus.join("en.md"),
+        "---\nid: en.other\nlanguage: en\n---\nThe struggle for life is most severe.\n",
+    )
+    .unwrap();
+    let out = build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for (id, _, question) in ALIGNED {
+        let found = search_json(&index, question, &["--mode", "vector", "--language", "de", "-k", "1"]);
+        assert_eq!(found["hits"][0]["document_id"], format!("de.{id}"), "{question}");
+        // The words alone do not find it: the passage shares none with the question.
+        let lexical = search_json(&index, question, &["--mode", "lexical", "--language", "de", "-k", "4"]);
+        assert!(
+            lexical["hits"].as_array().unwrap().iter().all(|h| h["document_id"] != format!("de.{id}")),
+            "{question}: {lexical}"
+        );
+    }
+}
+
 #[test]
 fn incremental_rebuild_embeds_only_changed_sources() {
     let tmp = tempfile::tempdir().unwrap();
