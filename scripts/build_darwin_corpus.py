@@ -466,9 +466,9 @@ target_words = 120
 max_words = 200
 
 [vector]
-# The sample's verdicts were calibrated with this model (data/questions/darwin.jsonl). Its
-# German translation wants a multilingual model, which fetch_model.py does not install yet.
-model = "all-MiniLM-L6-v2"
+# A multilingual model: an English question finds Bronn's German passages too
+# (scripts/crosslingual_probes.py: 9 of 13 probes in the top 10; all-MiniLM-L6-v2: 1).
+model = "multilingual-e5-small"
 """
 
 
