@@ -13,9 +13,9 @@ fn darwin_index() -> &'static Path {
         .get_or_init(|| {
             let tmp = tempfile::tempdir().unwrap();
             let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/darwin");
-            // The corpus's multilingual model embeds about 5 passages/s on a small
-            // machine (12 min for the sample); these questions are about the corpus,
-            // so the index is built with the smaller English model.
+            // The corpus's multilingual model embeds under 10 passages/s on a small
+            // machine (7 to 12 min for the sample); these questions are about the
+            // corpus, so the index is built with the smaller English model.
             let out = run(&[
                 "index",
                 "build",
