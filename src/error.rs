@@ -113,8 +113,8 @@ pub enum Error {
     #[error("the vector lane is unavailable: {0}")]
     VectorLaneUnavailable(String),
 
-    /// corpus.toml names an embedding model this machine does not have.
-    #[error("corpus.toml's embedding model cannot be loaded: {0}")]
+    /// corpus.toml (or `--model`) names an embedding model this machine does not have.
+    #[error("the embedding model cannot be loaded: {0}")]
     ModelNotInstalled(String),
 
     /// The published contract is out of date or cannot be written (the message says which).

@@ -7,7 +7,7 @@
 //! depend on which other passages were fused with it (the model's int8
 //! activations are quantised per batch).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -16,7 +16,7 @@ use fastembed::{RerankInitOptionsUserDefined, TextRerank, UserDefinedRerankingMo
 use crate::vector::{ModelInfo, ModelKind, Unavailable};
 
 /// What reorders the fused list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rerank {
     /// The fused order stands.
@@ -27,21 +27,14 @@ pub enum Rerank {
 }
 
 impl Rerank {
-    /// The names, in declaration order: the `rerank` parameter's choices.
-    pub const NAMES: [&'static str; 2] = ["none", "cross_encoder"];
+    pub const ALL: [Rerank; 2] = [Rerank::None, Rerank::CrossEncoder];
+    /// The names, in `ALL` order: the `rerank` parameter's choices and the CLI's values.
+    pub const NAMES: [&'static str; 2] = crate::text::names_of!(Self::ALL, 2);
 
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Rerank::None => "none",
             Rerank::CrossEncoder => "cross_encoder",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "none" => Some(Rerank::None),
-            "cross_encoder" => Some(Rerank::CrossEncoder),
-            _ => None,
         }
     }
 }
@@ -49,8 +42,8 @@ impl Rerank {
 impl std::str::FromStr for Rerank {
     type Err = String;
 
-    fn from_str(text: &str) -> Result<Self, String> {
-        Self::parse(text).ok_or_else(|| format!("unknown reranker `{text}` (one of: {})", Self::NAMES.join(", ")))
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::text::parse_named(&Self::ALL, Self::as_str, s, "reranker")
     }
 }
 
@@ -64,14 +57,7 @@ pub const DEFAULT_RERANK_DEPTH: usize = 50;
 pub const MAX_RERANK_DEPTH: usize = 100;
 
 pub struct CrossEncoder {
-    info: ModelInfo,
     model: Mutex<TextRerank>,
-}
-
-impl std::fmt::Debug for CrossEncoder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CrossEncoder").field("info", &self.info).finish_non_exhaustive()
-    }
 }
 
 impl CrossEncoder {
@@ -81,20 +67,13 @@ impl CrossEncoder {
         if info.kind != ModelKind::CrossEncoder {
             return Err(Unavailable(format!("model {} is not a cross-encoder", info.name)));
         }
-        let environment = info.environment(models_dir)?;
-        let model = UserDefinedRerankingModel::new(
-            info.read_file(models_dir, "model.onnx")?,
-            info.tokenizer_files(models_dir)?,
-        );
+        let environment = info.environment()?;
+        let model = UserDefinedRerankingModel::new(info.read_file("model.onnx")?, info.tokenizer_files()?);
         let options =
             RerankInitOptionsUserDefined::new().with_environment(environment).with_max_length(info.max_length);
         let model = TextRerank::try_new_from_user_defined(model, options)
             .map_err(|e| Unavailable(format!("reranking model could not be loaded ({e})")))?;
-        Ok(Self { info, model: Mutex::new(model) })
-    }
-
-    pub fn info(&self) -> &ModelInfo {
-        &self.info
+        Ok(Self { model: Mutex::new(model) })
     }
 
     /// One relevance score per text, in the texts' order (higher is more relevant).
@@ -131,9 +110,9 @@ mod tests {
 
     #[test]
     fn the_method_names_round_trip() {
-        for (method, name) in [Rerank::None, Rerank::CrossEncoder].into_iter().zip(Rerank::NAMES) {
-            assert_eq!((method.as_str(), Rerank::parse(name)), (name, Some(method)));
+        for (method, name) in Rerank::ALL.into_iter().zip(Rerank::NAMES) {
+            assert_eq!((method.as_str(), name.parse::<Rerank>()), (name, Ok(method)));
         }
-        assert_eq!(Rerank::parse("colbert"), None);
+        assert!("colbert".parse::<Rerank>().is_err());
     }
 }

@@ -32,9 +32,9 @@ pub struct EvalOptions {
     pub depth: usize,
     /// Lane weights replacing the routing table's.
     pub weights: Vec<(crate::lane::Lane, f64)>,
-    /// What reorders each mode's fused top documents, and how many it reads.
     /// The embedding model the collection's index is built with (`None`: the default).
     pub model: Option<String>,
+    /// What reorders each mode's fused top documents, and how many it reads.
     pub rerank: Rerank,
     pub rerank_depth: usize,
     pub quiet: bool,
@@ -131,19 +131,21 @@ fn rerank_documents(
         }
     }
     let depth = options.rerank_depth.min(ranking.len());
-    let mut rows = Vec::with_capacity(depth);
-    for document in &ranking[..depth] {
-        let Some(id) = best_passage.get(document) else { continue };
-        if let Some(row) = searcher.passage(id)? {
-            rows.push((document.clone(), row));
-        }
-    }
+    let documents: Vec<&String> = ranking[..depth].iter().filter(|d| best_passage.contains_key(*d)).collect();
+    let ids: Vec<String> = documents.iter().map(|d| best_passage[*d].clone()).collect();
+    let mut rows = searcher.passages(&ids)?;
+    let rows: Vec<(String, crate::store::PassageRow)> = documents
+        .into_iter()
+        .zip(&ids)
+        .filter_map(|(document, id)| rows.remove(id).map(|row| (document.clone(), row)))
+        .collect();
     let passages: Vec<&crate::store::PassageRow> = rows.iter().map(|(_, row)| row).collect();
     let scores = searcher.rerank_scores(options.rerank, query, &passages).map_err(|reason| {
         crate::error::Error::InvalidArgument(format!("--rerank {}: {reason}", options.rerank.as_str()))
     })?;
     let reordered: Vec<String> = order_by_scores(&scores).into_iter().map(|i| rows[i].0.clone()).collect();
-    let rest: Vec<String> = ranking.drain(..).filter(|d| !reordered.contains(d)).collect();
+    let placed: HashSet<&String> = reordered.iter().collect();
+    let rest: Vec<String> = ranking.drain(..).filter(|d| !placed.contains(d)).collect();
     Ok(reordered.into_iter().chain(rest).collect())
 }
 

@@ -154,6 +154,20 @@ pub struct CorpusTables {
     pub declares_witnesses: bool,
 }
 
+/// Puts `items` in `order` (indices into their present order) and returns each
+/// item's former 1-based rank, in the new order.
+fn reorder<T>(items: &mut Vec<T>, order: &[usize]) -> Vec<u32> {
+    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
+    let mut former = Vec::with_capacity(order.len());
+    for &index in order {
+        if let Some(item) = slots[index].take() {
+            items.push(item);
+            former.push(index as u32 + 1);
+        }
+    }
+    former
+}
+
 /// The stage name of a lane's span.
 const fn lane_stage(lane: Lane) -> &'static str {
     match lane {
@@ -192,6 +206,7 @@ impl Searcher {
     /// different model than the installed one is refused; a missing model only
     /// disables the vector lane.
     pub fn open(index_dir: &Path, models_dir: Option<&Path>) -> Result<Self> {
+        let models_dir: PathBuf = models_dir.map_or_else(default_models_dir, Path::to_owned);
         let index = IndexDir::open(index_dir)?;
         let generation = index.require_current()?;
         let manifest = Manifest::read(&generation.manifest_path())?;
@@ -223,7 +238,6 @@ impl Searcher {
                 vector_damage.len()
             ))),
             Some(vm) => {
-                let models_dir: PathBuf = models_dir.map_or_else(default_models_dir, Path::to_owned);
                 // The index's own model embeds its queries, whatever the default is now.
                 match ModelInfo::read(&models_dir, &vm.model) {
                     Err(reason) => Deferred::ready(Err(reason.0)),
@@ -240,7 +254,7 @@ impl Searcher {
                         let (vm, generation_path, scratch) =
                             (vm.clone(), generation.path.clone(), index.reader_scratch());
                         Deferred::start("vector-lane", move || {
-                            let embedder = Embedder::load_described(&models_dir, info).map_err(|e| e.0)?;
+                            let embedder = Embedder::load_described(info).map_err(|e| e.0)?;
                             let store = open_store(&vm, &generation_path, &scratch).map_err(|e| e.0)?;
                             Ok(VectorLane { embedder, store })
                         })
@@ -248,7 +262,7 @@ impl Searcher {
                 }
             }
         };
-        let reranker = reranking::Lazy::new(models_dir.map_or_else(default_models_dir, Path::to_owned));
+        let reranker = reranking::Lazy::new(models_dir);
         Ok(Self { generation, manifest, store, lexical, entities, linker, authorship, vector, reranker })
     }
 
@@ -280,6 +294,11 @@ impl Searcher {
     ) -> std::result::Result<Vec<f32>, String> {
         let _stage = stage::enter("rerank");
         self.reranker.scores(method, query, passages)
+    }
+
+    /// The passages with these ids, in one query (ids not found are absent).
+    pub fn passages(&self, ids: &[String]) -> Result<std::collections::HashMap<String, PassageRow>> {
+        self.store.passages(ids)
     }
 
     /// One passage by id.
@@ -430,31 +449,43 @@ impl Searcher {
             let _stage = stage::enter("fusion");
             fuse(request.fusion, &weighted, request.top_k.max(reranked_depth))
         };
+        // `fetch` is entered twice: rows before reranking, links and analysis of
+        // the kept hits after (the bench sums a stage's spans per call).
+        let fetching = stage::enter("fetch");
+        let mut candidates = {
+            let _stage = stage::enter("fetch.rows");
+            let ids: Vec<String> = fused.iter().map(|f| f.passage_id.clone()).collect();
+            let mut rows = self.store.passages(&ids)?;
+            // The index parts and the store come from one generation, so every id resolves.
+            fused.into_iter().filter_map(|f| rows.remove(&f.passage_id).map(|row| (f, row))).collect::<Vec<_>>()
+        };
+        drop(fetching);
+        // The reranker reads the rows' text; only the top k it keeps are analysed and linked.
+        let (rerank, fused_ranks) = match request.rerank {
+            Rerank::None => (None, None),
+            method => {
+                let (run, order) = self.reranker.order(method, &request.query, &candidates);
+                (Some(run), order.map(|order| reorder(&mut candidates, &order)))
+            }
+        };
+        candidates.truncate(request.top_k);
         let _stage = stage::enter("fetch");
-
-        let ids: Vec<String> = fused.iter().map(|f| f.passage_id.clone()).collect();
+        let ids: Vec<String> = candidates.iter().map(|(f, _)| f.passage_id.clone()).collect();
         let mut links = {
             let _stage = stage::enter("fetch.links");
             self.store.links_of(&ids)?
         };
-        let mut rows = {
-            let _stage = stage::enter("fetch.rows");
-            self.store.passages(&ids)?
-        };
-        let mut hits = Vec::with_capacity(fused.len());
+        let mut hits = Vec::with_capacity(candidates.len());
         let mut terms_by_language: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
-        for item in fused {
-            // The index parts and the store come from one generation, so every id resolves.
-            let Some(passage) = rows.remove(&item.passage_id) else { continue };
+        for (i, (item, passage)) in candidates.into_iter().enumerate() {
             let _analysing = stage::enter("fetch.analyse");
             let terms = terms_by_language
                 .entry(passage.language.clone())
                 .or_insert_with(|| analyzed_terms(&parsed, &passage.language));
             let (highlights, tokens) = analyse_passage(&passage.text, &passage.language, terms);
-            let rank = hits.len() as u32 + 1;
             hits.push(SearchHit {
-                rank,
-                fused_rank: None,
+                rank: i as u32 + 1,
+                fused_rank: fused_ranks.as_ref().map(|ranks| ranks[i]),
                 score: item.score,
                 component_ranks: item.component_ranks,
                 contributions: item.contributions,
@@ -465,11 +496,6 @@ impl Searcher {
             });
         }
         drop(_stage);
-        let rerank = match request.rerank {
-            Rerank::None => None,
-            method => Some(self.reranker.apply(method, &request.query, &mut hits)),
-        };
-        hits.truncate(request.top_k);
         Ok(SearchOutcome {
             lanes: lists.iter().map(|(l, _)| l.lane).collect(),
             lane_counts: lists.iter().map(|(l, _)| (l.lane, l.hits.len())).collect(),

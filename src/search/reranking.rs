@@ -1,14 +1,13 @@
-//! Applies the reranking stage (`crate::rerank`) to a search's fused hits:
-//! loads the cross-encoder on first use, scores the fused top N, reorders
-//! them, and keeps each hit's fused rank. A reranker that cannot load or run
-//! leaves the fused order and says why (the search still answers).
+//! The reranking stage (`crate::rerank`) for a search: loads the cross-encoder
+//! on first use and gives the order its scores put the fused top N in. A
+//! reranker that cannot load or run leaves the fused order and says why (the
+//! search still answers).
 
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::SearchHit;
-use crate::rerank::{CrossEncoder, Rerank, order_by_scores};
+use crate::rerank::{CROSS_ENCODER_MODEL, CrossEncoder, Rerank, order_by_scores};
 use crate::stage;
 use crate::store::PassageRow;
 
@@ -56,27 +55,25 @@ impl Lazy {
         encoder.scores(query, &texts).map_err(|e| e.0)
     }
 
-    /// Reorders `hits` (the fused top N, in fused order) by `method`'s scores;
-    /// ranks are renumbered from 1 and each hit keeps its fused rank.
-    pub fn apply(&self, method: Rerank, query: &str, hits: &mut Vec<SearchHit>) -> RerankRun {
+    /// The order `method`'s scores give the fused candidates (indices, best
+    /// first), or `None` with the reason in the run when it cannot score them.
+    pub fn order<F>(
+        &self,
+        method: Rerank,
+        query: &str,
+        candidates: &[(F, PassageRow)],
+    ) -> (RerankRun, Option<Vec<usize>>) {
         let _stage = stage::enter("rerank");
-        let model = crate::rerank::CROSS_ENCODER_MODEL.to_owned();
-        let passages: Vec<&PassageRow> = hits.iter().map(|h| &h.passage).collect();
-        let scores = match self.scores(method, query, &passages) {
-            Ok(scores) => scores,
+        let model = CROSS_ENCODER_MODEL.to_owned();
+        let passages: Vec<&PassageRow> = candidates.iter().map(|(_, row)| row).collect();
+        match self.scores(method, query, &passages) {
+            Ok(scores) => {
+                (RerankRun { method, model, reranked: scores.len(), unavailable: None }, Some(order_by_scores(&scores)))
+            }
             Err(reason) => {
                 tracing::warn!(%reason, "reranking unavailable; the fused order stands");
-                return RerankRun { method, model, reranked: 0, unavailable: Some(reason) };
-            }
-        };
-        let mut slots: Vec<Option<SearchHit>> = std::mem::take(hits).into_iter().map(Some).collect();
-        for (new_rank, index) in order_by_scores(&scores).into_iter().enumerate() {
-            if let Some(mut hit) = slots[index].take() {
-                hit.fused_rank = Some(hit.rank);
-                hit.rank = new_rank as u32 + 1;
-                hits.push(hit);
+                (RerankRun { method, model, reranked: 0, unavailable: Some(reason) }, None)
             }
         }
-        RerankRun { method, model, reranked: scores.len(), unavailable: None }
     }
 }

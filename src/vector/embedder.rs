@@ -66,24 +66,22 @@ impl std::fmt::Debug for Embedder {
 impl Embedder {
     /// Loads the embedding model `name` from `models_dir`, or says why it cannot.
     pub fn load(models_dir: &Path, name: &str) -> Result<Self, Unavailable> {
-        Self::load_described(models_dir, ModelInfo::read(models_dir, name)?)
+        Self::load_described(ModelInfo::read(models_dir, name)?)
     }
 
     /// Loads the model `info` (already read with `ModelInfo::read`) describes.
-    pub fn load_described(models_dir: &Path, info: ModelInfo) -> Result<Self, Unavailable> {
+    pub fn load_described(info: ModelInfo) -> Result<Self, Unavailable> {
         let pooling = match (info.kind, info.pooling) {
             (ModelKind::Embedding, PoolingKind::Mean) => Pooling::Mean,
             (ModelKind::Embedding, PoolingKind::Cls) => Pooling::Cls,
             _ => return Err(Unavailable(format!("model {} is not a sentence-embedding model", info.name))),
         };
-        let environment = info.environment(models_dir)?;
-        let (described, models_dir) = (info.clone(), models_dir.to_owned());
+        let environment = info.environment()?;
+        let described = info.clone();
         let make = move || {
-            let model = UserDefinedEmbeddingModel::new(
-                described.read_file(&models_dir, "model.onnx")?,
-                described.tokenizer_files(&models_dir)?,
-            )
-            .with_pooling(pooling.clone());
+            let model =
+                UserDefinedEmbeddingModel::new(described.read_file("model.onnx")?, described.tokenizer_files()?)
+                    .with_pooling(pooling.clone());
             let options = InitOptionsUserDefined::new()
                 .with_environment(environment.clone())
                 .with_max_length(described.max_length);

@@ -57,6 +57,9 @@ pub struct ModelInfo {
     /// The installed name: the model's directory, what corpus.toml names.
     #[serde(skip)]
     pub name: String,
+    /// The models directory it was read from (its files and the runtime are there).
+    #[serde(skip)]
+    pub models_dir: PathBuf,
     pub model_id: String,
     #[serde(default)]
     pub kind: ModelKind,
@@ -94,12 +97,13 @@ impl ModelInfo {
             ))
         })?;
         info.name = name.to_owned();
+        info.models_dir = models_dir.to_owned();
         Ok(info)
     }
 
     /// Reads one of the model's files (`tokenizer.json`, `model.onnx`, …).
-    pub fn read_file(&self, models_dir: &Path, file: &str) -> Result<Vec<u8>, Unavailable> {
-        let path = models_dir.join(&self.name).join(file);
+    pub fn read_file(&self, file: &str) -> Result<Vec<u8>, Unavailable> {
+        let path = self.models_dir.join(&self.name).join(file);
         std::fs::read(&path).map_err(|e| {
             Unavailable(format!(
                 "model file {file} not found in {} ({e}); reinstall with `scripts/fetch_model.py --model {}`",
@@ -110,18 +114,18 @@ impl ModelInfo {
     }
 
     /// The four tokenizer files every model directory holds.
-    pub fn tokenizer_files(&self, models_dir: &Path) -> Result<fastembed::TokenizerFiles, Unavailable> {
+    pub fn tokenizer_files(&self) -> Result<fastembed::TokenizerFiles, Unavailable> {
         Ok(fastembed::TokenizerFiles {
-            tokenizer_file: self.read_file(models_dir, "tokenizer.json")?,
-            config_file: self.read_file(models_dir, "config.json")?,
-            special_tokens_map_file: self.read_file(models_dir, "special_tokens_map.json")?,
-            tokenizer_config_file: self.read_file(models_dir, "tokenizer_config.json")?,
+            tokenizer_file: self.read_file("tokenizer.json")?,
+            config_file: self.read_file("config.json")?,
+            special_tokens_map_file: self.read_file("special_tokens_map.json")?,
+            tokenizer_config_file: self.read_file("tokenizer_config.json")?,
         })
     }
 
     /// The runtime environment this model runs in.
-    pub fn environment(&self, models_dir: &Path) -> Result<ort::environment::Environment, Unavailable> {
-        let runtime = models_dir.join(&self.runtime);
+    pub fn environment(&self) -> Result<ort::environment::Environment, Unavailable> {
+        let runtime = self.models_dir.join(&self.runtime);
         if !runtime.is_file() {
             return Err(Unavailable(format!(
                 "ONNX runtime {} not found; install it with `scripts/fetch_model.py`",

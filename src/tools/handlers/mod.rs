@@ -131,12 +131,12 @@ pub fn fusion_of(method: FusionMethod, lanes: &[(crate::lane::Lane, f64)]) -> Fu
 
 /// RERANK_UNAVAILABLE when reranking was asked for and could not run.
 pub fn rerank_warning(outcome: &SearchOutcome) -> Option<Warning> {
-    let reason = outcome.rerank.as_ref()?.unavailable.as_ref()?;
-    tracing::warn!(%reason, "reranker unavailable");
+    // Why is logged where reranking failed; a caller is not told paths.
+    let run = outcome.rerank.as_ref().filter(|r| r.unavailable.is_some())?;
     Some(Warning::new(
         WarningCode::RerankUnavailable,
         "the reranker could not run; items are in fused order",
-        "install the reranking model with `scripts/fetch_model.py --model ms-marco-MiniLM-L-12-v2`, or omit `rerank`",
+        format!("install the reranking model with `scripts/fetch_model.py --model {}`, or omit `rerank`", run.model),
     ))
 }
 
