@@ -199,7 +199,7 @@ fn beir_layout_indexes_as_it_is() {
 #[test]
 fn a_generation_of_another_schema_version_is_refused() {
     let built = built_small_corpus();
-    let manifest = built.index.join("generations").join(current_generation(&built.index)).join("manifest.json");
+    let manifest = manifest_path(&built.index);
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
     value["store_schema_version"] = serde_json::json!(999);
     std::fs::write(&manifest, value.to_string()).unwrap();

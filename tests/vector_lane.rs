@@ -138,12 +138,8 @@ fn missing_model_builds_lexical_only_with_a_warning() {
         &models,
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("warning: vector lane skipped: model bge-small-en is not installed")
-            && out.stderr.contains("`scripts/fetch_model.py --model bge-small-en`"),
-        "{}",
-        out.stderr
-    );
+    assert!(out.stderr.contains("warning: vector lane skipped: model bge-small-en is not installed"), "{}", out.stderr);
+    assert_names_the_install_command(&out.stderr, "bge-small-en");
     assert!(out.stdout.contains("vector lane skipped"), "{}", out.stdout);
 
     // Hybrid search still answers, lexically, and says so.
@@ -169,13 +165,11 @@ fn missing_model_builds_lexical_only_with_a_warning() {
 #[test]
 fn index_built_with_another_model_is_refused() {
     let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
-    let manifest_path = index.join("generations").join(current_generation(&index)).join("manifest.json");
-    let mut manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let mut manifest = manifest(&index);
     assert_eq!(manifest["vector"]["model"], "bge-small-en", "the default model");
     // The installed bge-small-en is not the model these vectors were made with.
     manifest["vector"]["model_id"] = "BAAI/bge-small-en-v1.0".into();
-    std::fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
+    std::fs::write(manifest_path(&index), serde_json::to_string(&manifest).unwrap()).unwrap();
 
     let out = run(&["search", "struggle", "--index", path(&index)]);
     assert_eq!(out.code, 1);
@@ -195,10 +189,9 @@ fn the_corpus_chooses_its_model_and_search_embeds_queries_with_the_index_model()
     std::fs::write(corpus.join("corpus.toml"), format!("{toml}\n[vector]\nmodel = \"all-MiniLM-L6-v2\"\n")).unwrap();
     let out = build(&corpus, &index);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let manifest_path = index.join("generations").join(current_generation(&index)).join("manifest.json");
-    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
-    assert_eq!(manifest["vector"]["model"], "all-MiniLM-L6-v2");
-    assert_eq!(manifest["vector"]["model_id"], "sentence-transformers/all-MiniLM-L6-v2");
+    let vector = &manifest(&index)["vector"];
+    assert_eq!(vector["model"], "all-MiniLM-L6-v2");
+    assert_eq!(vector["model_id"], "sentence-transformers/all-MiniLM-L6-v2");
     // Search loads the index's model, not the default (bge-small-en, which
     // would be refused as a mismatch), and finds the passage in other words.
     let outcome = search_json(&index, "how do animals compete to survive", &["--mode", "vector", "-k", "3"]);
@@ -210,12 +203,7 @@ fn the_corpus_chooses_its_model_and_search_embeds_queries_with_the_index_model()
     std::fs::write(corpus.join("corpus.toml"), format!("{toml}\n[vector]\nmodel = \"not-installed-model\"\n")).unwrap();
     let out = build(&corpus, &tmp.path().join("other"));
     assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("model not-installed-model is not installed")
-            && out.stderr.contains("`scripts/fetch_model.py --model not-installed-model`"),
-        "{}",
-        out.stderr
-    );
+    assert_names_the_install_command(&out.stderr, "not-installed-model");
     // `--model` replaces the corpus's choice, and is a name, never a path.
     let other = tmp.path().join("other");
     let out = run(&["index", "build", path(&corpus), "--index", path(&other), "--quiet", "--model", "../models"]);
@@ -224,6 +212,16 @@ fn the_corpus_chooses_its_model_and_search_embeds_queries_with_the_index_model()
     let out =
         run(&["index", "build", path(&corpus), "--index", path(&other), "--quiet", "--model", "all-MiniLM-L6-v2"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(manifest(&other)["vector"]["model"], "all-MiniLM-L6-v2");
+}
+
+/// `stderr` says the model is not installed and how to install it.
+fn assert_names_the_install_command(stderr: &str, model: &str) {
+    assert!(
+        stderr.contains(&format!("model {model} is not installed"))
+            && stderr.contains(&format!("`scripts/fetch_model.py --model {model}`")),
+        "{stderr}"
+    );
 }
 
 /// Passages of Bronn's 1863 German translation, each aligned by hand with an

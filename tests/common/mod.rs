@@ -205,3 +205,13 @@ max_words = 80
 pub fn current_generation(index: &Path) -> String {
     std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT").trim().to_owned()
 }
+
+/// The serving generation's manifest file.
+pub fn manifest_path(index: &Path) -> std::path::PathBuf {
+    index.join("generations").join(current_generation(index)).join("manifest.json")
+}
+
+/// The serving generation's manifest.
+pub fn manifest(index: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(manifest_path(index)).expect("manifest")).expect("manifest JSON")
+}
