@@ -1,5 +1,6 @@
-//! Fusion core against the naive reference (HashMap of owned strings + full sort),
-//! on the shapes the routing policy produces.
+//! Fusion core against the naive reference (std HashMap + full sort), on the
+//! shapes the routing policy produces: lanes rank passage numbers (`PassageNo`),
+//! as in the search path.
 //! Run: `cargo bench --bench fusion`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -7,11 +8,13 @@ use std::hint::black_box;
 
 use evident::fusion::{FusionMethod, WeightedLane, fuse, naive};
 use evident::lane::{Lane, LaneHit, LaneHits};
+use evident::passage::PassageNo;
 
 const LANES: [Lane; 4] = [Lane::Lexical, Lane::Vector, Lane::Entity, Lane::Exact];
 
-/// `lanes` lists of `depth` ids drawn from a pool twice the depth, so lists overlap
-/// about half; a fixed linear congruential sequence keeps inputs identical per run.
+/// `lanes` lists of `depth` passage numbers drawn from a pool twice the depth and
+/// spread over a corpus of a million passages, so lists overlap about half; a
+/// fixed linear congruential sequence keeps inputs identical per run.
 fn lists(lanes: usize, depth: usize) -> Vec<LaneHits> {
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     (0..lanes)
@@ -23,11 +26,7 @@ fn lists(lanes: usize, depth: usize) -> Vec<LaneHits> {
                 let n = (state >> 33) % (depth as u64 * 2);
                 if seen.insert(n) {
                     let rank = hits.len() as u32 + 1;
-                    hits.push(LaneHit {
-                        passage_id: format!("p.doc-{:05}.{:04}", n / 7, n % 7),
-                        rank,
-                        score: 1.0 / rank as f32,
-                    });
+                    hits.push(LaneHit { key: PassageNo((n * 487 % 1_000_000) as u32), rank, score: 1.0 / rank as f32 });
                 }
             }
             LaneHits { lane: LANES[l], hits }

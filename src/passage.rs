@@ -2,10 +2,21 @@
 
 use crate::text::Mention;
 
+/// A passage's number in its generation: its position among the generation's
+/// passage ids in sorted order. Lanes rank and fusion combines numbers; ids are
+/// read only for the passages a request returns. Because numbers follow id
+/// order, a tie broken by number is broken by id. Numbers are per generation
+/// (adding a document renumbers those after it) and never leave the process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(transparent)]
+pub struct PassageNo(pub u32);
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Passage {
     /// `p.<document-id>.<NNNN>`, stable for the same input.
     pub id: String,
+    /// Set by `number_passages` once every passage of the generation is known.
+    pub no: PassageNo,
     pub document_id: String,
     pub ordinal: u32,
     pub text: String,
@@ -18,6 +29,20 @@ pub struct Passage {
     pub language: String,
     pub words: u32,
     pub mentions: Vec<Mention>,
+}
+
+/// Numbers every passage of a generation in sorted id order (see `PassageNo`).
+pub fn number_passages(passages: &mut [Vec<Passage>]) {
+    let mut order: Vec<(&str, usize, usize)> = passages
+        .iter()
+        .enumerate()
+        .flat_map(|(d, ps)| ps.iter().enumerate().map(move |(i, p)| (p.id.as_str(), d, i)))
+        .collect();
+    order.sort_unstable();
+    let places: Vec<(usize, usize)> = order.into_iter().map(|(_, d, i)| (d, i)).collect();
+    for (no, (d, i)) in places.into_iter().enumerate() {
+        passages[d][i].no = PassageNo(no as u32);
+    }
 }
 
 pub fn passage_id(document_id: &str, ordinal: u32) -> String {
@@ -40,6 +65,28 @@ mod tests {
         assert_eq!(super::document_of("p.a.b.12345"), Some("a.b"));
         assert_eq!(super::document_of("q.a.0001"), None);
         assert_eq!(super::document_of("p.a.x1"), None);
+    }
+
+    #[test]
+    fn numbers_follow_sorted_id_order_across_documents() {
+        let passage = |id: &str| super::Passage {
+            id: id.into(),
+            no: super::PassageNo(u32::MAX),
+            document_id: String::new(),
+            ordinal: 0,
+            text: String::new(),
+            byte_start: 0,
+            byte_end: 0,
+            line_start: 1,
+            line_end: 1,
+            language: "en".into(),
+            words: 0,
+            mentions: Vec::new(),
+        };
+        let mut passages = vec![vec![passage("p.b.0000"), passage("p.b.0001")], vec![passage("p.a.0000")]];
+        super::number_passages(&mut passages);
+        let numbers: Vec<(&str, u32)> = passages.iter().flatten().map(|p| (p.id.as_str(), p.no.0)).collect();
+        assert_eq!(numbers, vec![("p.b.0000", 1), ("p.b.0001", 2), ("p.a.0000", 0)]);
     }
 
     #[test]

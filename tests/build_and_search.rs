@@ -210,3 +210,86 @@ fn a_generation_of_another_schema_version_is_refused() {
     assert_ne!(serve.code, 0);
     assert!(serve.stderr.contains("refuses to start"), "{}", serve.stderr);
 }
+
+/// (number, id) of every passage, by number.
+fn numbers(index: &std::path::Path) -> Vec<(i64, String)> {
+    let db = index.join("generations").join(current_generation(index)).join("meta.sqlite");
+    let conn = Connection::open(db).unwrap();
+    let mut stmt = conn.prepare("SELECT no, id FROM passages ORDER BY no").unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+}
+
+/// (id, text) of each hit, in rank order.
+fn hit_texts(index: &std::path::Path, query: &str, mode: &str) -> Vec<(String, String)> {
+    let hits = search_hits(index, query, &["--mode", mode]);
+    hits.as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["passage_id"].as_str().unwrap().to_owned(), h["text"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+#[test]
+fn passages_are_numbered_in_id_order_and_a_renumbering_rebuild_answers_as_a_fresh_build() {
+    let Built { tmp, corpus, index } = built_small_corpus();
+    let numbered = numbers(&index);
+    let mut sorted: Vec<String> = numbered.iter().map(|(_, id)| id.clone()).collect();
+    sorted.sort();
+    assert_eq!(numbered.iter().map(|(no, _)| *no).collect::<Vec<_>>(), (0..numbered.len() as i64).collect::<Vec<_>>());
+    assert_eq!(numbered.iter().map(|(_, id)| id.clone()).collect::<Vec<_>>(), sorted);
+
+    // A document whose id sorts first shifts every other passage's number; the
+    // other sources are reused, their passages renumbered.
+    write(
+        &corpus,
+        "docs/aaa-first.md",
+        "---\nid: aaa\ntitle: First\nwork: ed-1859\nyear: 1859\n---\nThe struggle for existence among seedlings.\n",
+    );
+    let rebuilt = build(&corpus, &index);
+    assert!(rebuilt.stdout.contains("5 of 6 sources reused"), "{}", rebuilt.stdout);
+    assert_eq!(numbers(&index)[0], (0, "p.aaa.0001".to_owned()));
+    let fresh = tmp.path().join("fresh");
+    assert_eq!(build(&corpus, &fresh).code, 0);
+    assert_eq!(numbers(&index), numbers(&fresh));
+    for mode in ["lexical", "exact", "auto"] {
+        let (rebuilt, fresh) =
+            (hit_texts(&index, "struggle for existence", mode), hit_texts(&fresh, "struggle for existence", mode));
+        assert!(!rebuilt.is_empty(), "{mode}");
+        assert_eq!(rebuilt, fresh, "{mode}");
+        // Each hit is the passage its id names, and holds what was asked for.
+        let by_id: std::collections::HashMap<String, String> =
+            passages(&index).into_iter().map(|p| (p.0, p.1)).collect();
+        for (id, text) in &rebuilt {
+            assert_eq!(&by_id[id], text, "{mode}: {id}");
+        }
+        assert!(rebuilt[0].1.to_lowercase().contains("struggle"), "{mode}: {:?}", rebuilt[0]);
+    }
+}
+
+/// Marks the serving generation as written with store schema `version`.
+fn mark_schema(index: &std::path::Path, version: u32) {
+    let manifest = manifest_path(index);
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    value["store_schema_version"] = serde_json::json!(version);
+    std::fs::write(&manifest, value.to_string()).unwrap();
+    let db = index.join("generations").join(current_generation(index)).join("meta.sqlite");
+    let conn = Connection::open(db).unwrap();
+    conn.execute("UPDATE meta SET value = ?1 WHERE key = 'schema_version'", [version.to_string()]).unwrap();
+}
+
+#[test]
+fn an_older_schema_is_not_served_but_its_passages_are_reused_and_an_unknown_one_is_not() {
+    let Built { tmp: _tmp, corpus, index } = built_small_corpus();
+    // Schema 1 (before passage numbers): refused for serving, its passages reused by the next build.
+    mark_schema(&index, 1);
+    let refused = run(&["search", "natural selection", "--index", path(&index)]);
+    assert_ne!(refused.code, 0);
+    assert!(refused.stderr.contains("schema 1") && refused.stderr.contains("rebuild"), "{}", refused.stderr);
+    let rebuilt = build(&corpus, &index);
+    assert!(rebuilt.stdout.contains("5 of 5 sources reused"), "{}", rebuilt.stdout);
+    assert!(!search_hits(&index, "natural selection", &[]).as_array().unwrap().is_empty());
+    // A schema this build does not know is not read at all.
+    mark_schema(&index, 999);
+    let again = build(&corpus, &index);
+    assert!(again.stdout.contains("0 of 5 sources reused"), "{}", again.stdout);
+}

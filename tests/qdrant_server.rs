@@ -16,6 +16,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use tonic::{Request, Response, Status};
 
+use evident::passage::PassageNo;
 use evident::vector::{SearchTuning, ServerStore, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
 
 /// A stored point: its vector and payload.
@@ -323,9 +324,10 @@ fn serve(fake: Fake) -> SocketAddr {
     addr
 }
 
-fn point(id: &str, vector: [f32; 3], language: &str, entities: &[&str]) -> VectorPoint {
+fn point(no: u32, id: &str, vector: [f32; 3], language: &str, entities: &[&str]) -> VectorPoint {
     VectorPoint {
         passage_id: id.into(),
+        no: PassageNo(no),
         vector: vector.to_vec(),
         document_id: id.rsplit_once('.').unwrap().0.trim_start_matches("p.").into(),
         work: Some("w1".into()),
@@ -362,11 +364,15 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
     }
 
     let points = vec![
-        point("p.a.0001", [1.0, 0.0, 0.0], "en", &["concept.x"]),
-        point("p.a.0002", [0.9, 0.1, 0.0], "en", &[]),
-        point("p.b.0001", [0.0, 1.0, 0.0], "de", &["concept.x"]),
-        point("p.b.0002", [0.0, 0.9, 0.1], "en", &["concept.y"]),
+        point(0, "p.a.0001", [1.0, 0.0, 0.0], "en", &["concept.x"]),
+        point(1, "p.a.0002", [0.9, 0.1, 0.0], "en", &[]),
+        point(2, "p.b.0001", [0.0, 1.0, 0.0], "de", &["concept.x"]),
+        point(3, "p.b.0002", [0.0, 0.9, 0.1], "en", &["concept.y"]),
     ];
+    // A search answers passage numbers; these are the ids they stand for.
+    let ids = |hits: &[(PassageNo, f32)]| -> Vec<String> {
+        hits.iter().map(|(no, _)| points.iter().find(|p| p.no == *no).unwrap().passage_id.clone()).collect()
+    };
     store.upsert(&points).unwrap();
     {
         let state = fake.0.lock().unwrap();
@@ -374,6 +380,7 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
         let (vector, payload) = &state.points[&key];
         assert_eq!(vector, &vec![1.0, 0.0, 0.0]);
         assert_eq!(string_values(&payload["passage_id"]), vec!["p.a.0001"]);
+        assert!(matches!(payload["no"].kind, Some(q::value::Kind::IntegerValue(0))));
         assert_eq!(string_values(&payload["entity_ids"]), vec!["concept.x"]);
         assert!(matches!(payload["year"].kind, Some(q::value::Kind::IntegerValue(1859))));
     }
@@ -383,7 +390,7 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
     let filter = VectorFilter { language: Some("en".into()), ..VectorFilter::default() };
     let hits =
         store.search(&VectorQuery { vectors: vec![vec![0.0, 1.0, 0.0]], filter: filter.clone(), limit: 2 }).unwrap();
-    assert_eq!(hits.iter().map(|h| h.0.as_str()).collect::<Vec<_>>(), vec!["p.b.0002", "p.a.0002"]);
+    assert_eq!(ids(&hits), vec!["p.b.0002", "p.a.0002"]);
     {
         let state = fake.0.lock().unwrap();
         let sent = state.queries.last().unwrap();
@@ -391,12 +398,18 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
         assert_eq!(sent.params.as_ref().and_then(|p| p.hnsw_ef), Some(64));
         assert_eq!(sent.filter.as_ref().unwrap().must.len(), 1);
         assert!(sent.prefetch.is_empty());
+        // A search asks for the passage number alone, not the whole payload.
+        let selector = sent.with_payload.as_ref().and_then(|w| w.selector_options.as_ref());
+        assert!(
+            matches!(selector, Some(q::with_payload_selector::SelectorOptions::Include(s)) if s.fields == ["no"]),
+            "{selector:?}"
+        );
     }
 
     // Entity filter: any of the listed entities.
     let by_entity = VectorFilter { entity_ids: vec!["concept.x".into()], ..VectorFilter::default() };
     let hits = store.search(&VectorQuery { vectors: vec![vec![0.0, 1.0, 0.0]], filter: by_entity, limit: 10 }).unwrap();
-    assert_eq!(hits.iter().map(|h| h.0.as_str()).collect::<Vec<_>>(), vec!["p.b.0001", "p.a.0001"]);
+    assert_eq!(ids(&hits), vec!["p.b.0001", "p.a.0001"]);
 
     // Several vectors: one prefetch each, fused by RRF on the server.
     let two = VectorQuery { vectors: vec![vec![1.0, 0.0, 0.0], vec![0.0, 0.0, 1.0]], filter, limit: 3 };

@@ -42,6 +42,12 @@ pub struct VectorSettings {
     /// context its document's title gives (a BEIR abstract's title, a chapter's title).
     #[serde(default = "yes")]
     pub embed_title: bool,
+    /// For scale benchmarks only: store a seeded random unit vector per passage
+    /// instead of embedding it (the model still sets the dimension and embeds
+    /// queries), so a million passages build in minutes. The vector lane then
+    /// ranks at random; the manifest records the seed and readers say so.
+    #[serde(default)]
+    pub synthetic_seed: Option<u64>,
 }
 
 /// The embedding model a corpus gets when its corpus.toml names none (and
@@ -90,6 +96,7 @@ impl Default for VectorSettings {
             batch_size: default_batch(),
             hnsw_ef: default_ef(),
             embed_title: true,
+            synthetic_seed: None,
         }
     }
 }

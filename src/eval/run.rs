@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{BuildOptions, BuildSummary, build};
 use crate::lane::{LaneHit, LaneHits};
-use crate::passage::document_of;
+use crate::passage::{PassageNo, document_of};
 use crate::rerank::{Rerank, order_by_scores};
 use crate::routing::RetrievalMode;
 use crate::search::{SearchRequest, Searcher};
@@ -68,9 +68,10 @@ pub fn evaluate(options: &EvalOptions) -> Result<Report> {
         options.quiet,
     )?;
     let searcher = Searcher::open(&options.index, options.models_dir.as_deref())?;
+    let documents = Documents::read(&searcher)?;
     let mut modes = Vec::new();
     for &mode in &options.modes {
-        modes.push(run_mode(&searcher, &collection, mode, options)?);
+        modes.push(run_mode(&searcher, &documents, &collection, mode, options)?);
     }
     Ok(Report {
         collection: collection.name.clone(),
@@ -85,21 +86,51 @@ pub fn evaluate(options: &EvalOptions) -> Result<Report> {
     })
 }
 
-/// A lane's passage list as a document list: first (best) passage of each document.
-fn document_lane(lane: &LaneHits) -> LaneHits {
-    let mut seen = HashSet::new();
-    let hits = lane
-        .hits
-        .iter()
-        .filter_map(|h| {
-            let document = document_of(&h.passage_id)?;
-            seen.insert(document).then(|| (document.to_owned(), h.score))
-        })
-        .enumerate()
-        .map(|(i, (passage_id, score))| LaneHit { passage_id, rank: i as u32 + 1, score })
-        .collect();
-    // The fusion core ranks any ids; here they are document ids.
-    LaneHits { lane: lane.lane, hits }
+/// The documents of a generation by number (sorted id order, so fusing
+/// document numbers breaks ties by document id), and each passage's document.
+struct Documents {
+    ids: Vec<String>,
+    /// `of_passage[passage number]` = document number.
+    of_passage: Vec<u32>,
+}
+
+impl Documents {
+    fn read(searcher: &Searcher) -> Result<Self> {
+        let passages = searcher.passage_ids()?;
+        let ids: Vec<String> = passages
+            .iter()
+            .filter_map(|id| document_of(id))
+            .collect::<std::collections::BTreeSet<&str>>()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        let of_passage = passages
+            .iter()
+            .map(|id| {
+                document_of(id)
+                    .and_then(|d| ids.binary_search_by(|probe| probe.as_str().cmp(d)).ok())
+                    .map_or(u32::MAX, |n| n as u32)
+            })
+            .collect();
+        Ok(Self { ids, of_passage })
+    }
+
+    fn of(&self, passage: PassageNo) -> Option<u32> {
+        self.of_passage.get(passage.0 as usize).copied().filter(|&d| d != u32::MAX)
+    }
+
+    /// A lane's passage list as a document list: each document at its first (best) passage.
+    fn lane(&self, lane: &LaneHits) -> LaneHits<u32> {
+        let mut seen = HashSet::new();
+        let hits = lane
+            .hits
+            .iter()
+            .filter_map(|h| self.of(h.key).filter(|d| seen.insert(*d)).map(|d| (d, h.score)))
+            .enumerate()
+            .map(|(i, (key, score))| LaneHit { key, rank: i as u32 + 1, score })
+            .collect();
+        LaneHits { lane: lane.lane, hits }
+    }
 }
 
 /// The indices of the longest third of the queries (by words; ties by
@@ -118,39 +149,39 @@ fn longest_third(words: &[usize]) -> Vec<usize> {
 fn rerank_documents(
     searcher: &Searcher,
     options: &EvalOptions,
+    documents: &Documents,
     query: &str,
     lists: &[(LaneHits, f64)],
-    mut ranking: Vec<String>,
-) -> Result<Vec<String>> {
+    mut ranking: Vec<u32>,
+) -> Result<Vec<u32>> {
     let weighted: Vec<WeightedLane<'_>> =
         lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
     let mut best_passage = std::collections::HashMap::new();
     for hit in fuse(options.fusion, &weighted, usize::MAX) {
-        if let Some(document) = document_of(&hit.passage_id) {
-            best_passage.entry(document.to_owned()).or_insert(hit.passage_id);
+        if let Some(document) = documents.of(hit.key) {
+            best_passage.entry(document).or_insert(hit.key);
         }
     }
     let depth = options.rerank_depth.min(ranking.len());
-    let documents: Vec<&String> = ranking[..depth].iter().filter(|d| best_passage.contains_key(*d)).collect();
-    let ids: Vec<String> = documents.iter().map(|d| best_passage[*d].clone()).collect();
-    let mut rows = searcher.passages(&ids)?;
-    let rows: Vec<(String, crate::store::PassageRow)> = documents
-        .into_iter()
-        .zip(&ids)
-        .filter_map(|(document, id)| rows.remove(id).map(|row| (document.clone(), row)))
-        .collect();
+    let reranked: Vec<(u32, PassageNo)> =
+        ranking[..depth].iter().filter_map(|d| best_passage.get(d).map(|p| (*d, *p))).collect();
+    let numbers: Vec<PassageNo> = reranked.iter().map(|(_, p)| *p).collect();
+    let mut rows = searcher.passages(&numbers)?;
+    let rows: Vec<(u32, crate::store::PassageRow)> =
+        reranked.into_iter().filter_map(|(document, p)| rows.remove(&p).map(|row| (document, row))).collect();
     let passages: Vec<&crate::store::PassageRow> = rows.iter().map(|(_, row)| row).collect();
     let scores = searcher.rerank_scores(options.rerank, query, &passages).map_err(|reason| {
         crate::error::Error::InvalidArgument(format!("--rerank {}: {reason}", options.rerank.as_str()))
     })?;
-    let reordered: Vec<String> = order_by_scores(&scores).into_iter().map(|i| rows[i].0.clone()).collect();
-    let placed: HashSet<&String> = reordered.iter().collect();
-    let rest: Vec<String> = ranking.drain(..).filter(|d| !placed.contains(d)).collect();
+    let reordered: Vec<u32> = order_by_scores(&scores).into_iter().map(|i| rows[i].0).collect();
+    let placed: HashSet<u32> = reordered.iter().copied().collect();
+    let rest: Vec<u32> = ranking.drain(..).filter(|d| !placed.contains(d)).collect();
     Ok(reordered.into_iter().chain(rest).collect())
 }
 
 fn run_mode(
     searcher: &Searcher,
+    documents: &Documents,
     collection: &Collection,
     mode: RetrievalMode,
     options: &EvalOptions,
@@ -170,15 +201,16 @@ fn run_mode(
         let run = searcher.run_lanes(&request)?;
         // In each lane a document ranks where its best passage ranks; the
         // document lists are then fused exactly as passages are in a search.
-        let documents: Vec<(LaneHits, f64)> = run.lists.iter().map(|(hits, w)| (document_lane(hits), *w)).collect();
-        let weighted: Vec<WeightedLane<'_>> =
-            documents.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
-        let mut ranking: Vec<String> =
-            fuse(options.fusion, &weighted, RANKED_DOCUMENTS).into_iter().map(|h| h.passage_id).collect();
+        let lists: Vec<(LaneHits<u32>, f64)> = run.lists.iter().map(|(hits, w)| (documents.lane(hits), *w)).collect();
+        let weighted: Vec<WeightedLane<'_, u32>> =
+            lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
+        let mut ranking: Vec<u32> =
+            fuse(options.fusion, &weighted, RANKED_DOCUMENTS).into_iter().map(|h| h.key).collect();
         if options.rerank != Rerank::None {
-            ranking = rerank_documents(searcher, options, text, &run.lists, ranking)?;
+            ranking = rerank_documents(searcher, options, documents, text, &run.lists, ranking)?;
         }
         let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let ranking: Vec<String> = ranking.into_iter().map(|d| documents.ids[d as usize].clone()).collect();
         let judged = collection.qrels.get(id).cloned().unwrap_or_default();
         per_query.push(QueryResult {
             id: id.clone(),

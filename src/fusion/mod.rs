@@ -7,8 +7,9 @@
 //!
 //! Documented behaviour, pinned by property tests:
 //! - the result does not depend on the order lanes are given in;
-//! - ties break by the best single-lane rank, then by passage id (ascending);
-//! - a passage id repeated within one lane counts once, at its best (first) rank;
+//! - ties break by the best single-lane rank, then by key (ascending: passage
+//!   numbers follow passage id order, so this is the passage id);
+//! - a key repeated within one lane counts once, at its best (first) rank;
 //! - empty lanes contribute nothing; every fused item keeps its rank in every lane.
 //!
 //! A pure function: no I/O, no allocation per candidate beyond the output.
@@ -19,6 +20,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::lane::{Lane, LaneHits};
+use crate::passage::PassageNo;
 
 pub const DEFAULT_K: f64 = 60.0;
 
@@ -37,16 +39,23 @@ impl Default for FusionMethod {
     }
 }
 
+/// What fusion ranks: a passage's number in the search path (a document's in
+/// `eval`; strings in tests). Copy and cheap to hash, so the core hashes a
+/// `u32` per candidate rather than a string; ids are resolved afterwards, and
+/// only for the items kept.
+pub trait FusionKey: Copy + Eq + Ord + std::hash::Hash {}
+impl<K: Copy + Eq + Ord + std::hash::Hash> FusionKey for K {}
+
 /// One lane's list with the weight fusion gives it.
 #[derive(Debug, Clone, Copy)]
-pub struct WeightedLane<'a> {
-    pub hits: &'a LaneHits,
+pub struct WeightedLane<'a, K = PassageNo> {
+    pub hits: &'a LaneHits<K>,
     pub weight: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FusedHit {
-    pub passage_id: String,
+pub struct FusedHit<K = PassageNo> {
+    pub key: K,
     /// Fused rank score: larger is better; not a probability.
     pub score: f64,
     /// The item's 1-based rank in each lane that found it, in lane order.
@@ -56,7 +65,7 @@ pub struct FusedHit {
     pub contributions: Vec<(Lane, f64)>,
 }
 
-impl FusedHit {
+impl<K> FusedHit<K> {
     pub fn best_rank(&self) -> u32 {
         self.component_ranks.iter().map(|(_, r)| *r).min().unwrap_or(u32::MAX)
     }
@@ -64,14 +73,14 @@ impl FusedHit {
 
 /// Per-candidate accumulator; ranks live in one flat array beside it.
 #[derive(Clone, Copy)]
-struct Slot<'a> {
-    id: &'a str,
+struct Slot<K> {
+    key: K,
     score: f64,
     best_rank: u32,
 }
 
 /// Fuses `lanes` and returns the best `top_k` items, best first.
-pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> Vec<FusedHit> {
+pub fn fuse<K: FusionKey>(method: FusionMethod, lanes: &[WeightedLane<'_, K>], top_k: usize) -> Vec<FusedHit<K>> {
     // Lanes are processed in a canonical order so floating-point sums, and so
     // the result, do not depend on the order the caller gave them in.
     let mut order: Vec<usize> = (0..lanes.len()).collect();
@@ -79,8 +88,8 @@ pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> V
     let capacity: usize = lanes.iter().map(|l| l.hits.hits.len()).sum();
     let lane_count = lanes.len();
 
-    let mut index: FxHashMap<&str, usize> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
-    let mut slots: Vec<Slot<'_>> = Vec::with_capacity(capacity);
+    let mut index: FxHashMap<K, u32> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
+    let mut slots: Vec<Slot<K>> = Vec::with_capacity(capacity);
     // ranks[slot * lane_count + lane] = 1-based rank, 0 = not found by that lane.
     let mut ranks: Vec<u32> = Vec::with_capacity(capacity * lane_count);
 
@@ -105,14 +114,14 @@ pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> V
         let lane = &lanes[lane_index];
         for (position, hit) in lane.hits.hits.iter().enumerate() {
             let rank = position as u32 + 1;
-            let slot = *index.entry(hit.passage_id.as_str()).or_insert_with(|| {
-                slots.push(Slot { id: hit.passage_id.as_str(), score: 0.0, best_rank: u32::MAX });
+            let slot = *index.entry(hit.key).or_insert_with(|| {
+                slots.push(Slot { key: hit.key, score: 0.0, best_rank: u32::MAX });
                 ranks.extend(std::iter::repeat_n(0, lane_count));
-                slots.len() - 1
-            });
+                (slots.len() - 1) as u32
+            }) as usize;
             let cell = &mut ranks[slot * lane_count + lane_index];
             if *cell != 0 {
-                continue; // a repeated id counts once per lane, at its first rank
+                continue; // a repeated key counts once per lane, at its first rank
             }
             *cell = rank;
             let s = &mut slots[slot];
@@ -121,11 +130,11 @@ pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> V
         }
     }
 
-    let better = |a: &usize, b: &usize| {
-        let (x, y) = (&slots[*a], &slots[*b]);
-        y.score.total_cmp(&x.score).then(x.best_rank.cmp(&y.best_rank)).then_with(|| x.id.cmp(y.id))
+    let better = |a: &u32, b: &u32| {
+        let (x, y) = (&slots[*a as usize], &slots[*b as usize]);
+        y.score.total_cmp(&x.score).then(x.best_rank.cmp(&y.best_rank)).then_with(|| x.key.cmp(&y.key))
     };
-    let mut selected: Vec<usize> = (0..slots.len()).collect();
+    let mut selected: Vec<u32> = (0..slots.len() as u32).collect();
     let k = top_k.min(selected.len());
     if k == 0 {
         return Vec::new();
@@ -139,20 +148,16 @@ pub fn fuse(method: FusionMethod, lanes: &[WeightedLane<'_>], top_k: usize) -> V
     selected
         .into_iter()
         .map(|slot| {
-            let found: Vec<(usize, u32)> = (0..lane_count)
-                .filter_map(|lane| {
-                    let rank = ranks[slot * lane_count + lane];
-                    (rank != 0).then_some((lane, rank))
-                })
-                .collect();
+            let slot = slot as usize;
+            let found = (0..lane_count).filter_map(|lane| {
+                let rank = ranks[slot * lane_count + lane];
+                (rank != 0).then_some((lane, rank))
+            });
             FusedHit {
-                passage_id: slots[slot].id.to_owned(),
+                key: slots[slot].key,
                 score: slots[slot].score,
-                component_ranks: found.iter().map(|&(lane, rank)| (lanes[lane].hits.lane, rank)).collect(),
-                contributions: found
-                    .iter()
-                    .map(|&(lane, rank)| (lanes[lane].hits.lane, contribution(lane, rank)))
-                    .collect(),
+                component_ranks: found.clone().map(|(lane, rank)| (lanes[lane].hits.lane, rank)).collect(),
+                contributions: found.map(|(lane, rank)| (lanes[lane].hits.lane, contribution(lane, rank))).collect(),
             }
         })
         .collect()
@@ -165,7 +170,7 @@ struct Dbsf {
 }
 
 impl Dbsf {
-    fn of(hits: &LaneHits) -> Self {
+    fn of<K>(hits: &LaneHits<K>) -> Self {
         let n = hits.hits.len().max(1) as f64;
         let mean = hits.hits.iter().map(|h| f64::from(h.score)).sum::<f64>() / n;
         let variance = hits.hits.iter().map(|h| (f64::from(h.score) - mean).powi(2)).sum::<f64>() / n;

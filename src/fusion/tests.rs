@@ -3,18 +3,19 @@ use proptest::prelude::*;
 use super::*;
 use crate::lane::{Lane, LaneHit, LaneHits};
 
-fn lane(lane: Lane, ids: &[&str]) -> LaneHits {
+/// A lane ranking `keys` in order (strings here; passage numbers in the property tests).
+fn lane<K: Copy>(lane: Lane, keys: &[K]) -> LaneHits<K> {
     LaneHits {
         lane,
-        hits: ids
+        hits: keys
             .iter()
             .enumerate()
-            .map(|(i, id)| LaneHit { passage_id: (*id).into(), rank: i as u32 + 1, score: 10.0 - i as f32 })
+            .map(|(i, key)| LaneHit { key: *key, rank: i as u32 + 1, score: 10.0 - i as f32 })
             .collect(),
     }
 }
 
-fn rrf(lanes: &[WeightedLane<'_>], k: usize) -> Vec<FusedHit> {
+fn rrf<K: FusionKey>(lanes: &[WeightedLane<'_, K>], k: usize) -> Vec<FusedHit<K>> {
     fuse(FusionMethod::Rrf { k: 60.0 }, lanes, k)
 }
 
@@ -23,7 +24,7 @@ fn hand_computed_scores_and_component_ranks() {
     let a = lane(Lane::Lexical, &["x", "y", "z"]);
     let b = lane(Lane::Vector, &["y", "w"]);
     let fused = rrf(&[WeightedLane { hits: &a, weight: 1.0 }, WeightedLane { hits: &b, weight: 1.0 }], 10);
-    let ids: Vec<&str> = fused.iter().map(|h| h.passage_id.as_str()).collect();
+    let ids: Vec<&str> = fused.iter().map(|h| h.key).collect();
     assert_eq!(ids, vec!["y", "x", "w", "z"]);
     assert!((fused[0].score - (1.0 / 62.0 + 1.0 / 61.0)).abs() < 1e-12);
     assert_eq!(fused[0].component_ranks, vec![(Lane::Lexical, 2), (Lane::Vector, 1)]);
@@ -40,7 +41,7 @@ fn weights_scale_contributions() {
     let a = lane(Lane::Lexical, &["x"]);
     let b = lane(Lane::Vector, &["y"]);
     let fused = rrf(&[WeightedLane { hits: &a, weight: 1.0 }, WeightedLane { hits: &b, weight: 2.0 }], 2);
-    assert_eq!(fused[0].passage_id, "y");
+    assert_eq!(fused[0].key, "y");
     assert!((fused[0].score - 2.0 / 61.0).abs() < 1e-12);
 }
 
@@ -50,19 +51,19 @@ fn ties_break_by_best_rank_then_id() {
     let l1 = lane(Lane::Lexical, &["b"]);
     let l2 = lane(Lane::Vector, &["a"]);
     let fused = rrf(&[WeightedLane { hits: &l1, weight: 1.0 }, WeightedLane { hits: &l2, weight: 1.0 }], 2);
-    assert_eq!(fused.iter().map(|h| h.passage_id.as_str()).collect::<Vec<_>>(), vec!["a", "b"]);
+    assert_eq!(fused.iter().map(|h| h.key).collect::<Vec<_>>(), vec!["a", "b"]);
 }
 
 #[test]
 fn duplicates_count_once_at_first_rank_and_empty_lanes_are_harmless() {
     let a = lane(Lane::Lexical, &["x", "x", "y"]);
-    let empty = lane(Lane::Vector, &[]);
+    let empty = lane::<&str>(Lane::Vector, &[]);
     let fused = rrf(&[WeightedLane { hits: &a, weight: 1.0 }, WeightedLane { hits: &empty, weight: 1.0 }], 10);
     assert_eq!(fused.len(), 2);
     assert!((fused[0].score - 1.0 / 61.0).abs() < 1e-12);
     assert_eq!(fused[0].component_ranks, vec![(Lane::Lexical, 1)]);
     assert_eq!(fused[1].component_ranks, vec![(Lane::Lexical, 3)]);
-    assert!(rrf(&[], 5).is_empty());
+    assert!(rrf::<&str>(&[], 5).is_empty());
     assert!(rrf(&[WeightedLane { hits: &a, weight: 1.0 }], 0).is_empty());
 }
 
@@ -74,7 +75,7 @@ fn dbsf_normalises_scores_per_lane() {
         fuse(FusionMethod::Dbsf, &[WeightedLane { hits: &a, weight: 1.0 }, WeightedLane { hits: &b, weight: 1.0 }], 3);
     // Symmetric lists: every item sums to 1.0, so the tie-break decides (best rank, then id).
     assert!(fused.iter().all(|h| (h.score - 1.0).abs() < 1e-9), "{fused:?}");
-    assert_eq!(fused.iter().map(|h| h.passage_id.as_str()).collect::<Vec<_>>(), vec!["x", "z", "y"]);
+    assert_eq!(fused.iter().map(|h| h.key).collect::<Vec<_>>(), vec!["x", "z", "y"]);
 }
 
 const LANES: [Lane; 4] = Lane::ALL;
@@ -89,9 +90,8 @@ fn build(spec: &[(Vec<u8>, u8)]) -> Vec<(LaneHits, f64)> {
     spec.iter()
         .enumerate()
         .map(|(i, (ids, w))| {
-            let ids: Vec<String> = ids.iter().map(|n| format!("p{n:02}")).collect();
-            let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-            (lane(LANES[i], &refs), f64::from(*w))
+            let keys: Vec<PassageNo> = ids.iter().map(|n| PassageNo(u32::from(*n))).collect();
+            (lane(LANES[i], &keys), f64::from(*w))
         })
         .collect()
 }
@@ -137,11 +137,11 @@ proptest! {
         let list = &lanes[lane_index].0.hits;
         prop_assume!(list.len() >= 2);
         let pos = 1 + pos_pick % (list.len() - 1);
-        let target = list[pos].passage_id.clone();
-        // Only meaningful for the first occurrence of the id in that lane.
-        prop_assume!(list.iter().position(|h| h.passage_id == target) == Some(pos));
+        let target = list[pos].key;
+        // Only meaningful for the first occurrence of the key in that lane.
+        prop_assume!(list.iter().position(|h| h.key == target) == Some(pos));
         let position_of = |lanes: &[(LaneHits, f64)]| {
-            rrf(&weighted(lanes), usize::MAX).iter().position(|h| h.passage_id == target)
+            rrf(&weighted(lanes), usize::MAX).iter().position(|h| h.key == target)
         };
         let before = position_of(&lanes);
         let mut improved = lanes.clone();

@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::failpoint;
 use crate::lexical::{analyzer_name, write_lexical};
 use crate::linker::Linker;
-use crate::passage::{Passage, passage_id};
+use crate::passage::{Passage, PassageNo, number_passages, passage_id};
 use crate::store::{Store, write_store};
 use crate::vector::{Backend, SearchTuning, ServerStore, VectorManifest, default_models_dir};
 
@@ -66,7 +66,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
 
     progress.start("chunking", corpus.documents.len() as u64, "documents");
     let linker = Linker::new(&corpus.entities);
-    let passages: Vec<Vec<Passage>> = corpus
+    let mut passages: Vec<Vec<Passage>> = corpus
         .documents
         .par_iter()
         .map(|doc| {
@@ -83,6 +83,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
         })
         .collect();
     reused.clear();
+    number_passages(&mut passages);
     failpoint::pause("after-chunk");
 
     let staging = index.begin()?;
@@ -196,7 +197,7 @@ fn previous_passages(
     if !manifest.passages_reusable_with(corpus.config.chunking, &corpus.config.default_language) {
         return Ok(reused);
     }
-    let Ok(store) = Store::open(&current.store_path()) else { return Ok(reused) };
+    let Ok(store) = Store::open_for_reuse(&current.store_path()) else { return Ok(reused) };
     for source in &corpus.sources {
         if manifest.sources.get(&source.path) == Some(&source.sha256) {
             let by_doc = store.passages_of_source(&source.path, &source.sha256)?;
@@ -224,6 +225,7 @@ fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
             };
             Passage {
                 id: passage_id(&doc.id, c.ordinal),
+                no: PassageNo(0), // numbered once every passage is known
                 document_id: doc.id.clone(),
                 ordinal: c.ordinal,
                 text: c.text,

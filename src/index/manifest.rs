@@ -96,11 +96,12 @@ impl Manifest {
     }
 
     /// Passages of an unchanged source may be reused only when they would be
-    /// chunked the same way today and stored the same way. (The manifest's own
-    /// format does not matter: a generation of an older format is not served,
-    /// but its passages and vectors are as good as new.)
+    /// chunked the same way today and read back the same way. (The manifest's
+    /// own format does not matter, nor a store schema whose passages read the
+    /// same: such a generation is not served, but its passages and vectors are
+    /// as good as new.)
     pub fn passages_reusable_with(&self, chunking: Chunking, default_language: &str) -> bool {
-        self.store_schema_version == crate::store::SCHEMA_VERSION
+        crate::store::REUSABLE_SCHEMA_VERSIONS.contains(&self.store_schema_version)
             && self.chunking == chunking
             && self.default_language == default_language
     }

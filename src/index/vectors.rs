@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::passage::Passage;
 use crate::vector::{
     Backend, EdgeStore, Embedder, SearchTuning, ServerStore, Unavailable, VectorManifest, VectorPoint, VectorStore,
-    open_store,
+    open_store, synthetic_vector,
 };
 
 /// Points written to the store per call.
@@ -90,7 +90,8 @@ pub fn build_vectors(
         .collect();
     let total = all.len() as u64;
 
-    // Vectors of unchanged sources, when the previous generation used the same model.
+    // Vectors of unchanged sources, when the previous generation used the same
+    // model (synthetic vectors cost nothing to make, so they are never reused).
     let mut reused = std::collections::HashMap::new();
     if let Some((manifest, generation)) = inputs.previous
         && let Some(previous) = &manifest.vector
@@ -98,6 +99,8 @@ pub fn build_vectors(
         && previous.model_id == info.model_id
         && previous.dimension == info.dimension
         && previous.embed_title == settings.embed_title
+        && previous.synthetic_seed.is_none()
+        && settings.synthetic_seed.is_none()
     {
         match open_store(previous, &generation.path, inputs.scratch) {
             Ok(old) => {
@@ -121,6 +124,7 @@ pub fn build_vectors(
     let mut pending: Vec<VectorPoint> = Vec::with_capacity(UPSERT_CHUNK);
     let point = |p: &Passage, doc: &crate::corpus::Document, vector: Vec<f32>| VectorPoint {
         passage_id: p.id.clone(),
+        no: p.no,
         vector,
         document_id: doc.id.clone(),
         work: doc.work.clone(),
@@ -148,8 +152,14 @@ pub fn build_vectors(
     // together wastes far less work; the order of points does not matter.
     to_embed.sort_by_key(|(p, _)| (p.text.len(), p.id.as_str()));
     for chunk in to_embed.chunks(batch) {
-        let texts: Vec<String> = chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect();
-        let vectors = embedder.embed_passages(&texts, batch).map_err(lane_error)?;
+        let vectors = match settings.synthetic_seed {
+            Some(seed) => chunk.iter().map(|(p, _)| synthetic_vector(seed, &p.id, info.dimension)).collect(),
+            None => {
+                let texts: Vec<String> =
+                    chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect();
+                embedder.embed_passages(&texts, batch).map_err(lane_error)?
+            }
+        };
         for ((p, doc), vector) in chunk.iter().zip(vectors) {
             pending.push(point(p, doc, vector));
         }
@@ -179,5 +189,6 @@ pub fn build_vectors(
         embedded,
         reused: reused_count,
         embedding_seconds,
+        synthetic_seed: settings.synthetic_seed,
     }))
 }

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::passage::PassageNo;
+
 mod filters;
 mod query;
 
@@ -41,9 +43,11 @@ impl std::str::FromStr for Lane {
     }
 }
 
+/// One ranked item of a lane. `K` is what is ranked: a passage's number in
+/// every search lane; `eval` ranks documents by number through the same types.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LaneHit {
-    pub passage_id: String,
+pub struct LaneHit<K = PassageNo> {
+    pub key: K,
     /// 1-based rank within the lane.
     pub rank: u32,
     /// The lane's own score (BM25 for lexical); comparable only within one lane.
@@ -51,20 +55,21 @@ pub struct LaneHit {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LaneHits {
+pub struct LaneHits<K = PassageNo> {
     pub lane: Lane,
-    pub hits: Vec<LaneHit>,
+    pub hits: Vec<LaneHit<K>>,
 }
 
-impl LaneHits {
-    /// Builds a lane result from scored ids: best score first, ties by passage id,
-    /// so the same index and query always give the same order.
-    pub fn from_scored(lane: Lane, mut scored: Vec<(String, f32)>) -> Self {
+impl<K: Ord> LaneHits<K> {
+    /// Builds a lane result from scored keys: best score first, ties by key
+    /// (passage numbers follow id order), so the same index and query always
+    /// give the same order.
+    pub fn from_scored(lane: Lane, mut scored: Vec<(K, f32)>) -> Self {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let hits = scored
             .into_iter()
             .enumerate()
-            .map(|(i, (passage_id, score))| LaneHit { passage_id, rank: i as u32 + 1, score })
+            .map(|(i, (key, score))| LaneHit { key, rank: i as u32 + 1, score })
             .collect();
         Self { lane, hits }
     }
@@ -76,8 +81,8 @@ mod tests {
 
     #[test]
     fn ranks_are_one_based_and_ties_break_by_id() {
-        let hits = LaneHits::from_scored(Lane::Lexical, vec![("b".into(), 1.0), ("a".into(), 1.0), ("c".into(), 2.0)]);
-        let order: Vec<(&str, u32)> = hits.hits.iter().map(|h| (h.passage_id.as_str(), h.rank)).collect();
+        let hits = LaneHits::from_scored(Lane::Lexical, vec![("b", 1.0), ("a", 1.0), ("c", 2.0)]);
+        let order: Vec<(&str, u32)> = hits.hits.iter().map(|h| (h.key, h.rank)).collect();
         assert_eq!(order, vec![("c", 1), ("a", 2), ("b", 3)]);
     }
 }

@@ -24,13 +24,28 @@ pub fn register(index: &Index) {
     manager.register(PLAIN, plain());
 }
 
-pub fn analyzer(name: &str) -> TextAnalyzer {
+/// One built analyzer per name, cloned for each use: building one builds its
+/// stop-word set, and readers analyse every query and every returned passage.
+/// A clone shares the set (an `Arc`) and the stemmer's language.
+static PROTOTYPES: std::sync::LazyLock<[TextAnalyzer; ANALYZERS]> = std::sync::LazyLock::new(|| {
+    [stemming(Language::English), stemming(Language::German), stemming(Language::French), plain()]
+});
+
+/// The number of distinct analyzers (`analyzer_slot`'s range).
+pub const ANALYZERS: usize = 4;
+
+/// Which of the analyzers `name` is, `0..ANALYZERS`.
+pub fn analyzer_slot(name: &str) -> usize {
     match name {
-        "en" => stemming(Language::English),
-        "de" => stemming(Language::German),
-        "fr" => stemming(Language::French),
-        _ => plain(),
+        "en" => 0,
+        "de" => 1,
+        "fr" => 2,
+        _ => 3,
     }
+}
+
+pub fn analyzer(name: &str) -> TextAnalyzer {
+    PROTOTYPES[analyzer_slot(name)].clone()
 }
 
 fn stemming(language: Language) -> TextAnalyzer {

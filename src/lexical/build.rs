@@ -25,7 +25,7 @@ pub fn write_lexical(dir: &Path, corpus: &Corpus, passages: &[Vec<Passage>], pro
         let analyzer = analyzer_name(&doc.language);
         for p in doc_passages {
             let mut tdoc = TantivyDocument::default();
-            tdoc.add_text(fields.passage_id, &p.id);
+            tdoc.add_u64(fields.no, u64::from(p.no.0));
             tdoc.add_text(fields.document_id, &doc.id);
             tdoc.add_text(fields.language, &p.language);
             if let Some(work) = &doc.work {

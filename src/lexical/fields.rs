@@ -2,13 +2,15 @@
 //! untokenized fields for filtering.
 
 use std::collections::BTreeMap;
-use tantivy::schema::{Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions};
 
 use super::analyzers::{ANALYZED_LANGUAGES, PLAIN};
 
 #[derive(Debug, Clone)]
 pub struct LexicalFields {
-    pub passage_id: Field,
+    /// The passage's number (`PassageNo`): a fast field, so a hit's number is
+    /// read from a column rather than from the stored document.
+    pub no: Field,
     pub document_id: Field,
     pub work: Field,
     pub language: Field,
@@ -19,13 +21,16 @@ pub struct LexicalFields {
     pub title: BTreeMap<&'static str, Field>,
 }
 
+/// The name of the passage-number field (fast-field columns are read by name).
+pub const NO_FIELD: &str = "no";
+
 fn analyzers() -> impl Iterator<Item = &'static str> {
     ANALYZED_LANGUAGES.iter().copied().chain(std::iter::once(PLAIN))
 }
 
 pub fn schema() -> Schema {
     let mut builder = Schema::builder();
-    builder.add_text_field("passage_id", STRING | STORED);
+    builder.add_u64_field(NO_FIELD, INDEXED | FAST);
     builder.add_text_field("document_id", STRING);
     builder.add_text_field("work", STRING);
     builder.add_text_field("language", STRING);
@@ -50,7 +55,7 @@ impl LexicalFields {
             title.insert(name, field(&format!("title_{name}"))?);
         }
         Some(Self {
-            passage_id: field("passage_id")?,
+            no: field(NO_FIELD)?,
             document_id: field("document_id")?,
             work: field("work")?,
             language: field("language")?,

@@ -15,16 +15,20 @@ pub use highlight::{analyse_passage, highlight};
 pub use query::analyzed_terms;
 
 use tantivy::collector::TopDocs;
-use tantivy::schema::Value;
-use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
+use tantivy::columnar::Column;
+use tantivy::{Index, IndexReader, ReloadPolicy};
 
 use crate::error::{Error, Result};
 use crate::lane::{Filters, Lane, LaneHits, ParsedQuery};
+use crate::passage::PassageNo;
 use fields::LexicalFields;
 
 pub struct LexicalIndex {
     reader: IndexReader,
     fields: LexicalFields,
+    /// Each segment's passage-number column, by segment ordinal: read once at
+    /// open (a generation never changes, and the reader never reloads).
+    numbers: Vec<Column<u64>>,
 }
 
 impl LexicalIndex {
@@ -38,8 +42,18 @@ impl LexicalIndex {
             path: dir.to_owned(),
             reason: "lexical index has an unexpected schema".into(),
         })?;
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(Self { reader, fields })
+        let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let numbers = reader
+            .searcher()
+            .segment_readers()
+            .iter()
+            .map(|segment| segment.fast_fields().u64(fields::NO_FIELD))
+            .collect::<tantivy::Result<Vec<_>>>()
+            .map_err(|e| Error::IndexCorrupt {
+                path: dir.to_owned(),
+                reason: format!("lexical index has no passage numbers ({}); rebuild it", plain(&e)),
+            })?;
+        Ok(Self { reader, fields, numbers })
     }
 
     /// Ranks passages for `query` by BM25; at most `depth` hits, only among
@@ -48,7 +62,7 @@ impl LexicalIndex {
         &self,
         query: &ParsedQuery,
         filters: &Filters,
-        allowed: Option<&[String]>,
+        allowed: Option<&[PassageNo]>,
         depth: usize,
     ) -> Result<LaneHits> {
         let searcher = self.reader.searcher();
@@ -57,13 +71,14 @@ impl LexicalIndex {
             return Ok(LaneHits { lane: Lane::Lexical, hits: Vec::new() });
         };
         let top = searcher.search(&tantivy_query, &TopDocs::with_limit(depth.max(1)))?;
-        let mut scored = Vec::with_capacity(top.len());
-        for (score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            if let Some(id) = doc.get_first(self.fields.passage_id).and_then(|v| v.as_str()) {
-                scored.push((id.to_owned(), score));
-            }
-        }
+        // Numbers come from the fast-field column; no stored document is read.
+        let scored = top
+            .into_iter()
+            .filter_map(|(score, address)| {
+                let no = self.numbers.get(address.segment_ord as usize)?.first(address.doc_id)?;
+                Some((PassageNo(u32::try_from(no).ok()?), score))
+            })
+            .collect();
         Ok(LaneHits::from_scored(Lane::Lexical, scored))
     }
 

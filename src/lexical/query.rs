@@ -10,6 +10,7 @@ use tantivy::{Searcher, Term};
 use super::analyzers::{ANALYZED_LANGUAGES, PLAIN, analyzer, analyzer_name};
 use super::fields::LexicalFields;
 use crate::lane::{Filters, ParsedQuery};
+use crate::passage::PassageNo;
 
 /// How much a match of all free terms in order adds, relative to one term.
 const PROXIMITY_BOOST: f32 = 2.0;
@@ -96,7 +97,7 @@ pub fn build(
     fields: &LexicalFields,
     query: &ParsedQuery,
     filters: &Filters,
-    allowed: Option<&[String]>,
+    allowed: Option<&[PassageNo]>,
     languages: &[&'static str],
 ) -> Option<Box<dyn Query>> {
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
@@ -148,7 +149,7 @@ pub fn build(
         clauses.push((Occur::Must, Box::new(RangeQuery::new(bound(first), bound(last)))));
     }
     if let Some(allowed) = allowed {
-        let terms = allowed.iter().map(|id| Term::from_field_text(fields.passage_id, id));
+        let terms = allowed.iter().map(|no| Term::from_field_u64(fields.no, u64::from(no.0)));
         clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
     }
     Some(Box::new(BooleanQuery::new(clauses)))

@@ -5,22 +5,23 @@ use std::collections::HashSet;
 
 use crate::error::Result;
 use crate::lane::{Lane, LaneHits};
+use crate::passage::PassageNo;
 use crate::store::{LinkFilter, Store};
 
 pub fn search(
     store: &Store,
     entities: &[String],
     filter: &LinkFilter<'_>,
-    allowed: Option<&[String]>,
+    allowed: Option<&[PassageNo]>,
     depth: usize,
 ) -> Result<LaneHits> {
     let linked = store.passages_linked_to(entities, filter, usize::MAX)?;
-    let allowed: Option<HashSet<&str>> = allowed.map(|ids| ids.iter().map(String::as_str).collect());
-    let scored: Vec<(String, f32)> = linked
+    let allowed: Option<HashSet<PassageNo>> = allowed.map(|numbers| numbers.iter().copied().collect());
+    let scored: Vec<(PassageNo, f32)> = linked
         .into_iter()
-        .filter(|(id, _)| allowed.as_ref().is_none_or(|a| a.contains(id.as_str())))
+        .filter(|(no, _)| allowed.as_ref().is_none_or(|a| a.contains(no)))
         .take(depth)
-        .map(|(id, n)| (id, n as f32))
+        .map(|(no, n)| (no, n as f32))
         .collect();
     Ok(LaneHits::from_scored(Lane::Entity, scored))
 }

@@ -9,8 +9,10 @@ use crate::store::Store;
 
 pub fn search(store: &Store, lexical: &LexicalIndex, input: &LaneInput<'_>) -> Result<LaneHits> {
     let trimmed = input.query.trim();
-    if trimmed.starts_with("p.") && store.passage(trimmed)?.is_some() {
-        return Ok(LaneHits::from_scored(Lane::Exact, vec![(trimmed.to_owned(), 1.0)]));
+    if trimmed.starts_with("p.")
+        && let Some(no) = store.number_of(trimmed)?
+    {
+        return Ok(LaneHits::from_scored(Lane::Exact, vec![(no, 1.0)]));
     }
     let phrases = if input.parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { input.parsed.phrases.clone() };
     let exact = ParsedQuery { phrases, free_text: String::new() };

@@ -19,6 +19,7 @@ use crate::lane::{Filters, ParsedQuery, parse_query};
 use crate::lane::{Lane, LaneHits};
 use crate::lexical::{LexicalIndex, analyse_passage, analyzed_terms};
 use crate::linker::Linker;
+use crate::passage::PassageNo;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::stage;
@@ -108,7 +109,7 @@ pub struct SearchHit {
     pub highlights: Vec<(usize, usize)>,
     /// Every analysed token of the passage (from the same pass), for term coverage.
     #[serde(skip)]
-    pub tokens: BTreeSet<String>,
+    pub tokens: BTreeSet<std::sync::Arc<str>>,
     /// The entities the passage mentions (read for all hits in one query).
     pub entities: Vec<String>,
 }
@@ -141,7 +142,7 @@ pub struct LaneInput<'a> {
     pub entities: &'a [String],
     pub filters: &'a Filters,
     /// Only these passages may be returned (from `filters.entities`).
-    pub allowed: Option<&'a [String]>,
+    pub allowed: Option<&'a [PassageNo]>,
     pub depth: usize,
 }
 
@@ -238,6 +239,12 @@ impl Searcher {
                 vector_damage.len()
             ))),
             Some(vm) => {
+                if let Some(seed) = vm.synthetic_seed {
+                    tracing::warn!(
+                        seed,
+                        "the index stores synthetic vectors (a scale benchmark): the vector lane ranks at random"
+                    );
+                }
                 // The index's own model embeds its queries, whatever the default is now.
                 match ModelInfo::read(&models_dir, &vm.model) {
                     Err(reason) => Deferred::ready(Err(reason.0)),
@@ -296,9 +303,14 @@ impl Searcher {
         self.reranker.scores(method, query, passages)
     }
 
-    /// The passages with these ids, in one query (ids not found are absent).
-    pub fn passages(&self, ids: &[String]) -> Result<std::collections::HashMap<String, PassageRow>> {
-        self.store.passages(ids)
+    /// The passages with these numbers, in one query (numbers not found are absent).
+    pub fn passages(&self, numbers: &[PassageNo]) -> Result<std::collections::HashMap<PassageNo, PassageRow>> {
+        self.store.passages(numbers)
+    }
+
+    /// Every passage id, indexed by number (for `eval`, which maps whole rankings to documents).
+    pub fn passage_ids(&self) -> Result<Vec<String>> {
+        self.store.passage_ids()
     }
 
     /// One passage by id.
@@ -316,13 +328,18 @@ impl Searcher {
         self.store.source_of(document)
     }
 
+    /// The source files of several documents, in one query.
+    pub fn sources_of(&self, documents: &[&str]) -> Result<std::collections::HashMap<String, SourceRow>> {
+        self.store.sources_of(documents)
+    }
+
     /// The entities each passage mentions (one query for all of them).
     pub fn entity_links(&self, passage_ids: &[String]) -> Result<BTreeMap<String, Vec<(String, bool)>>> {
         self.store.links_of(passage_ids)
     }
 
     /// Passages that mention any of `entities`, within the filters, most mentions first.
-    pub fn passages_mentioning(&self, entities: &[String], filters: &Filters) -> Result<Vec<(String, u32)>> {
+    pub fn passages_mentioning(&self, entities: &[String], filters: &Filters) -> Result<Vec<(PassageNo, u32)>> {
         self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)
     }
 
@@ -357,13 +374,13 @@ impl Searcher {
         self.vector.get().err()
     }
 
-    /// Passage ids the filters' entity restriction allows (`None`: no restriction).
-    pub fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<String>>> {
+    /// Passages the filters' entity restriction allows (`None`: no restriction).
+    pub fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<PassageNo>>> {
         if filters.entities.is_empty() {
             return Ok(None);
         }
         let linked = self.store.passages_linked_to(&filters.entities, &link_filter(filters), usize::MAX)?;
-        Ok(Some(linked.into_iter().map(|(id, _)| id).collect()))
+        Ok(Some(linked.into_iter().map(|(no, _)| no).collect()))
     }
 
     /// Runs one lane.
@@ -452,12 +469,13 @@ impl Searcher {
         // `fetch` is entered twice: rows before reranking, links and analysis of
         // the kept hits after (the bench sums a stage's spans per call).
         let fetching = stage::enter("fetch");
+        // Only the fused items kept are resolved from numbers to rows.
         let mut candidates = {
             let _stage = stage::enter("fetch.rows");
-            let ids: Vec<String> = fused.iter().map(|f| f.passage_id.clone()).collect();
-            let mut rows = self.store.passages(&ids)?;
-            // The index parts and the store come from one generation, so every id resolves.
-            fused.into_iter().filter_map(|f| rows.remove(&f.passage_id).map(|row| (f, row))).collect::<Vec<_>>()
+            let numbers: Vec<PassageNo> = fused.iter().map(|f| f.key).collect();
+            let mut rows = self.store.passages(&numbers)?;
+            // The index parts and the store come from one generation, so every number resolves.
+            fused.into_iter().filter_map(|f| rows.remove(&f.key).map(|row| (f, row))).collect::<Vec<_>>()
         };
         drop(fetching);
         // The reranker reads the rows' text; only the top k it keeps are analysed and linked.
@@ -470,7 +488,7 @@ impl Searcher {
         };
         candidates.truncate(request.top_k);
         let _stage = stage::enter("fetch");
-        let ids: Vec<String> = candidates.iter().map(|(f, _)| f.passage_id.clone()).collect();
+        let ids: Vec<String> = candidates.iter().map(|(_, row)| row.passage_id.clone()).collect();
         let mut links = {
             let _stage = stage::enter("fetch.links");
             self.store.links_of(&ids)?

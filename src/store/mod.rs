@@ -7,5 +7,5 @@ mod schema;
 mod write;
 
 pub use read::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
-pub use schema::SCHEMA_VERSION;
+pub use schema::{REUSABLE_SCHEMA_VERSIONS, SCHEMA_VERSION};
 pub use write::write_store;

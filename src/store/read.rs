@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::schema::SCHEMA_VERSION;
+use super::schema::{REUSABLE_SCHEMA_VERSIONS, SCHEMA_VERSION};
 use crate::corpus::{Alias, Entity, Relation, TermMapping};
 use crate::error::{Error, Result};
-use crate::passage::Passage;
+use crate::passage::{Passage, PassageNo};
 use crate::text::Mention;
 
 /// Read-only connections to one store. A connection serves one thread at a
@@ -16,6 +16,8 @@ use crate::text::Mention;
 pub struct Store {
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
+    /// The schema versions this handle accepts (`open`: the current one only).
+    versions: std::ops::RangeInclusive<u32>,
 }
 
 /// Connections kept open between calls; more are opened under load and dropped after.
@@ -24,6 +26,9 @@ const IDLE_CONNECTIONS: usize = 8;
 /// A passage with the document fields a search result shows.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PassageRow {
+    /// The passage's number in this generation (internal; never shown).
+    #[serde(skip)]
+    pub no: PassageNo,
     pub passage_id: String,
     pub document_id: String,
     pub ordinal: u32,
@@ -42,18 +47,28 @@ pub struct PassageRow {
     pub source: String,
 }
 
-const PASSAGE_COLUMNS: &str = "p.id, p.document_id, p.ordinal, p.text, p.language, p.byte_start, p.byte_end, \
+const PASSAGE_COLUMNS: &str = "p.no, p.id, p.document_id, p.ordinal, p.text, p.language, p.byte_start, p.byte_end, \
      p.line_start, p.line_end, d.title, d.work_id, d.section, d.year, d.witness, d.period_id, s.path";
 
 impl Store {
     pub fn open(path: &Path) -> Result<Self> {
-        let conn = Self::connect(path)?;
-        let store = Self { path: path.to_owned(), idle: Mutex::new(Vec::new()) };
+        Self::open_versions(path, SCHEMA_VERSION..=SCHEMA_VERSION)
+    }
+
+    /// Opens the previous generation's store for a build that reuses its
+    /// passages: older schema versions whose passages read the same are accepted.
+    pub fn open_for_reuse(path: &Path) -> Result<Self> {
+        Self::open_versions(path, REUSABLE_SCHEMA_VERSIONS)
+    }
+
+    fn open_versions(path: &Path, versions: std::ops::RangeInclusive<u32>) -> Result<Self> {
+        let conn = Self::connect(path, &versions)?;
+        let store = Self { path: path.to_owned(), idle: Mutex::new(Vec::new()), versions };
         store.release(conn);
         Ok(store)
     }
 
-    fn connect(path: &Path) -> Result<Connection> {
+    fn connect(path: &Path, versions: &std::ops::RangeInclusive<u32>) -> Result<Connection> {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         // A generation never changes once built (its files' lengths are checked on open):
         // `immutable=1` spares every read the file locking and hot-journal checks.
@@ -66,7 +81,7 @@ impl Store {
         };
         let version: Option<String> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional()?;
-        if version.as_deref() != Some(SCHEMA_VERSION.to_string().as_str()) {
+        if !version.as_deref().and_then(|v| v.parse().ok()).is_some_and(|v| versions.contains(&v)) {
             return Err(Error::IndexCorrupt {
                 path: path.to_owned(),
                 reason: format!("metadata schema version {version:?}, expected {SCHEMA_VERSION}"),
@@ -88,7 +103,7 @@ impl Store {
         let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let conn = match pooled {
             Some(conn) => conn,
-            None => Self::connect(&self.path)?,
+            None => Self::connect(&self.path, &self.versions)?,
         };
         let out = f(&conn);
         self.release(conn);
@@ -103,26 +118,45 @@ impl Store {
         self.with(|c| Ok(c.prepare_cached(&sql)?.query_row([id], passage_row).optional()?))
     }
 
-    /// The passages with these ids, in one query (ids not found are absent).
-    pub fn passages(&self, ids: &[String]) -> Result<HashMap<String, PassageRow>> {
-        let mut out = HashMap::with_capacity(ids.len());
+    /// The passages with these numbers, in one query by primary key (numbers
+    /// not found are absent).
+    pub fn passages(&self, numbers: &[PassageNo]) -> Result<HashMap<PassageNo, PassageRow>> {
+        let mut out = HashMap::with_capacity(numbers.len());
         // SQLite binds at most 32,766 parameters per statement.
-        for chunk in ids.chunks(32_000) {
+        for chunk in numbers.chunks(32_000) {
             let placeholders = vec!["?"; chunk.len()].join(",");
             let sql = format!(
                 "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
-                 JOIN sources s ON s.id = d.source_id WHERE p.id IN ({placeholders})"
+                 JOIN sources s ON s.id = d.source_id WHERE p.no IN ({placeholders})"
             );
             self.with(|c| {
-                let mut stmt = c.prepare(&sql)?;
-                for row in stmt.query_map(rusqlite::params_from_iter(chunk), passage_row)? {
+                let mut stmt = c.prepare_cached(&sql)?;
+                for row in stmt.query_map(rusqlite::params_from_iter(chunk.iter().map(|n| n.0)), passage_row)? {
                     let row = row?;
-                    out.insert(row.passage_id.clone(), row);
+                    out.insert(row.no, row);
                 }
                 Ok(())
             })?;
         }
         Ok(out)
+    }
+
+    /// The number of the passage with this id.
+    pub fn number_of(&self, id: &str) -> Result<Option<PassageNo>> {
+        self.with(|c| {
+            Ok(c.prepare_cached("SELECT no FROM passages WHERE id = ?1")?
+                .query_row([id], |r| r.get(0).map(PassageNo))
+                .optional()?)
+        })
+    }
+
+    /// Every passage id, indexed by number (`ids[n]` is passage `n`'s id).
+    pub fn passage_ids(&self) -> Result<Vec<String>> {
+        self.with(|c| {
+            let mut stmt = c.prepare("SELECT id FROM passages ORDER BY no")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
     }
 
     /// Every entity with its aliases, senses and relations.
@@ -182,18 +216,18 @@ impl Store {
         })
     }
 
-    /// Passages linked to any of `entities`, most mentions first, then by id;
-    /// restricted by the filters that are given.
+    /// Passages linked to any of `entities`, most mentions first, then by
+    /// number (so by id); restricted by the filters that are given.
     pub fn passages_linked_to(
         &self,
         entities: &[String],
         filter: &LinkFilter<'_>,
         limit: usize,
-    ) -> Result<Vec<(String, u32)>> {
+    ) -> Result<Vec<(PassageNo, u32)>> {
         self.with(|conn| {
-            let mut out: BTreeMap<String, u32> = BTreeMap::new();
+            let mut out: BTreeMap<PassageNo, u32> = BTreeMap::new();
             let mut stmt = conn.prepare_cached(
-                "SELECT pe.passage_id, pe.mentions FROM passage_entities pe \
+                "SELECT p.no, pe.mentions FROM passage_entities pe \
                  JOIN passages p ON p.id = pe.passage_id JOIN documents d ON d.id = p.document_id \
                  WHERE pe.entity_id = ?1 AND (?2 IS NULL OR p.language = ?2) AND (?3 IS NULL OR d.work_id = ?3) \
                  AND (?4 IS NULL OR d.year BETWEEN ?4 AND ?5)",
@@ -201,14 +235,14 @@ impl Store {
             for entity in entities {
                 let (first, last) = filter.years.unzip();
                 let rows = stmt.query_map(params![entity, filter.language, filter.work, first, last], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?))
+                    Ok((PassageNo(r.get(0)?), r.get::<_, u32>(1)?))
                 })?;
                 for row in rows {
                     let (passage, mentions) = row?;
                     *out.entry(passage).or_default() += mentions;
                 }
             }
-            let mut ranked: Vec<(String, u32)> = out.into_iter().collect();
+            let mut ranked: Vec<(PassageNo, u32)> = out.into_iter().collect();
             ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
             ranked.truncate(limit);
             Ok(ranked)
@@ -229,6 +263,7 @@ impl Store {
             let rows = stmt.query_map(params![path, sha256], |r| {
                 Ok(Passage {
                     id: r.get(0)?,
+                    no: PassageNo(0), // renumbered by the build that reuses it
                     document_id: r.get(1)?,
                     ordinal: r.get(2)?,
                     text: r.get(3)?,
@@ -357,30 +392,47 @@ impl Store {
 
     /// The provenance facts of a passage's document and source file.
     pub fn source_of(&self, document: &str) -> Result<Option<SourceRow>> {
-        self.with(|c| {
-            Ok(c.prepare_cached(
+        Ok(self.sources_of(&[document])?.remove(document))
+    }
+
+    /// The provenance facts of several documents, in one query (documents not
+    /// found are absent).
+    pub fn sources_of(&self, documents: &[&str]) -> Result<HashMap<String, SourceRow>> {
+        let mut out = HashMap::with_capacity(documents.len());
+        for chunk in documents.chunks(32_000) {
+            let placeholders = vec!["?"; chunk.len()].join(",");
+            let sql = format!(
                 "SELECT d.id, d.title, d.author, d.witness, d.date, d.year, d.source_line, d.span_basis, d.extra, \
-                 s.path, s.sha256, s.bytes FROM documents d JOIN sources s ON s.id = d.source_id WHERE d.id = ?1",
-            )?
-            .query_row([document], |r| {
-                let extra: String = r.get(8)?;
-                Ok(SourceRow {
-                    document_id: r.get(0)?,
-                    title: r.get(1)?,
-                    author: r.get(2)?,
-                    witness: r.get(3)?,
-                    date: r.get(4)?,
-                    year: r.get(5)?,
-                    source_line: r.get(6)?,
-                    span_basis: r.get(7)?,
-                    metadata: serde_json::from_str(&extra).unwrap_or_default(),
-                    path: r.get(9)?,
-                    sha256: r.get(10)?,
-                    bytes: r.get::<_, i64>(11)? as u64,
-                })
-            })
-            .optional()?)
-        })
+                 s.path, s.sha256, s.bytes FROM documents d JOIN sources s ON s.id = d.source_id \
+                 WHERE d.id IN ({placeholders})"
+            );
+            self.with(|c| {
+                let mut stmt = c.prepare_cached(&sql)?;
+                let rows = stmt.query_map(rusqlite::params_from_iter(chunk), |r| {
+                    let extra: String = r.get(8)?;
+                    Ok(SourceRow {
+                        document_id: r.get(0)?,
+                        title: r.get(1)?,
+                        author: r.get(2)?,
+                        witness: r.get(3)?,
+                        date: r.get(4)?,
+                        year: r.get(5)?,
+                        source_line: r.get(6)?,
+                        span_basis: r.get(7)?,
+                        metadata: serde_json::from_str(&extra).unwrap_or_default(),
+                        path: r.get(9)?,
+                        sha256: r.get(10)?,
+                        bytes: r.get::<_, i64>(11)? as u64,
+                    })
+                })?;
+                for row in rows {
+                    let row = row?;
+                    out.insert(row.document_id.clone(), row);
+                }
+                Ok(())
+            })?;
+        }
+        Ok(out)
     }
 }
 
@@ -421,21 +473,22 @@ pub struct SourceRow {
 
 fn passage_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PassageRow> {
     Ok(PassageRow {
-        passage_id: r.get(0)?,
-        document_id: r.get(1)?,
-        ordinal: r.get(2)?,
-        text: r.get(3)?,
-        language: r.get(4)?,
-        byte_start: r.get::<_, i64>(5)? as u64,
-        byte_end: r.get::<_, i64>(6)? as u64,
-        line_start: r.get(7)?,
-        line_end: r.get(8)?,
-        title: r.get(9)?,
-        work: r.get(10)?,
-        section: r.get(11)?,
-        year: r.get(12)?,
-        witness: r.get(13)?,
-        period: r.get(14)?,
-        source: r.get(15)?,
+        no: PassageNo(r.get(0)?),
+        passage_id: r.get(1)?,
+        document_id: r.get(2)?,
+        ordinal: r.get(3)?,
+        text: r.get(4)?,
+        language: r.get(5)?,
+        byte_start: r.get::<_, i64>(6)? as u64,
+        byte_end: r.get::<_, i64>(7)? as u64,
+        line_start: r.get(8)?,
+        line_end: r.get(9)?,
+        title: r.get(10)?,
+        work: r.get(11)?,
+        section: r.get(12)?,
+        year: r.get(13)?,
+        witness: r.get(14)?,
+        period: r.get(15)?,
+        source: r.get(16)?,
     })
 }

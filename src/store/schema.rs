@@ -1,7 +1,11 @@
 //! The versioned schema. Bump `SCHEMA_VERSION` on any change; readers refuse
 //! a store with another version.
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Versions whose passages a build may still reuse (their `passages` columns
+/// that reuse reads are unchanged; version 2 added the passage number).
+pub const REUSABLE_SCHEMA_VERSIONS: std::ops::RangeInclusive<u32> = 1..=SCHEMA_VERSION;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE meta (
@@ -45,7 +49,8 @@ CREATE INDEX documents_by_period ON documents(period_id);
 CREATE INDEX documents_by_work ON documents(work_id);
 CREATE INDEX documents_by_source ON documents(source_id);
 CREATE TABLE passages (
-    id          TEXT PRIMARY KEY,
+    no          INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
     document_id TEXT NOT NULL REFERENCES documents(id),
     ordinal     INTEGER NOT NULL,
     text        TEXT NOT NULL,

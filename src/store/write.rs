@@ -50,8 +50,8 @@ pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> R
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         )?;
         let mut insert_passage = tx.prepare(
-            "INSERT INTO passages (id, document_id, ordinal, text, byte_start, byte_end, line_start, line_end, \
-             language, words) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO passages (no, id, document_id, ordinal, text, byte_start, byte_end, line_start, line_end, \
+             language, words) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?;
         let mut insert_link = tx.prepare(
             "INSERT INTO passage_entities (passage_id, entity_id, alias, mentions, ambiguous) \
@@ -81,6 +81,7 @@ pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> R
             ])?;
             for p in doc_passages {
                 insert_passage.execute(params![
+                    p.no.0,
                     p.id,
                     p.document_id,
                     p.ordinal,

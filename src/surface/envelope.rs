@@ -306,7 +306,7 @@ pub struct EvidenceItem {
     pub highlights: Vec<(usize, usize)>,
     /// The passage's analysed tokens when the search already computed them (for coverage; not sent).
     #[serde(skip)]
-    pub tokens: Option<std::collections::BTreeSet<String>>,
+    pub tokens: Option<std::collections::BTreeSet<std::sync::Arc<str>>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

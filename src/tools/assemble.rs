@@ -12,6 +12,7 @@ use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::parse_query;
 use crate::lane::{Lane, LaneHits};
 use crate::lexical::{analyse_passage, analyzed_terms};
+use crate::passage::PassageNo;
 use crate::search::SearchHit;
 use crate::store::{PassageRow, SourceRow};
 use crate::surface::ToolError;
@@ -109,6 +110,20 @@ impl<'a> ItemBuilder<'a> {
         Self { index, sources: HashMap::new() }
     }
 
+    /// Reads the sources of these passages' documents in one query, so the
+    /// items built from them read none of their own.
+    fn read_sources<'p>(&mut self, documents: impl Iterator<Item = &'p str>) -> Result<(), ToolError> {
+        let missing: BTreeSet<&str> = documents.filter(|d| !self.sources.contains_key(*d)).collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let mut found = self.index.searcher.sources_of(&missing.iter().copied().collect::<Vec<_>>())?;
+        for document in missing {
+            self.sources.insert(document.to_owned(), found.remove(document));
+        }
+        Ok(())
+    }
+
     pub fn source(&mut self, document: &str) -> Result<Option<SourceRow>, ToolError> {
         if let Some(s) = self.sources.get(document) {
             return Ok(s.clone());
@@ -198,6 +213,7 @@ impl<'a> ItemBuilder<'a> {
         explain: bool,
     ) -> Result<Vec<EvidenceItem>, ToolError> {
         let _stage = crate::stage::enter("assemble");
+        self.read_sources(hits.iter().map(|h| h.passage.document_id.as_str()))?;
         hits.into_iter()
             .map(
                 |SearchHit {
@@ -237,10 +253,13 @@ impl<'a> ItemBuilder<'a> {
     pub fn ranked_lane(&mut self, hits: &LaneHits, top_k: usize) -> Result<Vec<EvidenceItem>, ToolError> {
         let fused = fuse(FusionMethod::default(), &[WeightedLane { hits, weight: 1.0 }], top_k);
         let weights = [(hits.lane, 1.0)];
+        let numbers: Vec<PassageNo> = fused.iter().map(|hit| hit.key).collect();
+        let mut rows = self.index.searcher.passages(&numbers)?;
+        self.read_sources(rows.values().map(|row| row.document_id.as_str()))?;
         let mut items = Vec::with_capacity(fused.len());
         for hit in fused {
-            // The lanes and the store come from one generation, so every id resolves.
-            let Some(passage) = self.index.searcher.passage(&hit.passage_id)? else { continue };
+            // The lanes and the store come from one generation, so every number resolves.
+            let Some(passage) = rows.remove(&hit.key) else { continue };
             let found = Found::Ranked {
                 score: hit.score,
                 ranks: &hit.component_ranks,
@@ -333,7 +352,9 @@ pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Ve
             per_word
                 .iter()
                 .map(|analyzed| {
-                    analyzed.get(item.language.as_str()).is_some_and(|stems| stems.iter().any(|t| tokens.contains(t)))
+                    analyzed
+                        .get(item.language.as_str())
+                        .is_some_and(|stems| stems.iter().any(|t| tokens.contains(t.as_str())))
                 })
                 .collect()
         })
@@ -658,6 +679,7 @@ pub(super) mod tests {
     #[test]
     fn a_hashed_source_traces_and_a_witness_is_needed_only_where_the_corpus_declares_witnesses() {
         let passage = PassageRow {
+            no: PassageNo(0),
             passage_id: "p.r.0001".into(),
             document_id: "r".into(),
             ordinal: 1,

@@ -16,6 +16,7 @@ mod runtime;
 mod server;
 mod settings;
 mod store;
+mod synthetic;
 mod unavailable;
 
 pub use crate::corpus::{Backend, VectorSettings};
@@ -27,4 +28,5 @@ pub use runtime::{ModelInfo, ModelKind, PoolingKind, default_models_dir};
 pub use server::ServerStore;
 pub use settings::VectorManifest;
 pub use store::{EXACT_SEARCH_MAX_POINTS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
+pub use synthetic::unit_vector as synthetic_vector;
 pub use unavailable::Unavailable;

@@ -7,16 +7,18 @@ use qdrant_client::Qdrant;
 use qdrant_client::qdrant::value::Kind;
 use qdrant_client::qdrant::{
     Condition, CountPointsBuilder, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder, Distance, FieldType,
-    Filter, Fusion, GetPointsBuilder, PointId, PointStruct, PrefetchQueryBuilder, Query, QueryPointsBuilder,
-    SearchParamsBuilder, UpsertPointsBuilder, Value, VectorParamsBuilder, VectorsOutput,
+    Filter, Fusion, GetPointsBuilder, PayloadIncludeSelector, PointId, PointStruct, PrefetchQueryBuilder, Query,
+    QueryPointsBuilder, SearchParamsBuilder, UpsertPointsBuilder, Value, VectorParamsBuilder, VectorsOutput,
 };
 use std::collections::HashMap;
 
 use super::settings::API_KEY_VARIABLE;
 use super::store::{
-    INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id, ranked,
+    INTEGER_FIELDS, KEYWORD_FIELDS, NO_FIELD, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore,
+    point_id, ranked,
 };
 use super::unavailable::Unavailable;
+use crate::passage::PassageNo;
 
 pub struct ServerStore {
     client: Qdrant,
@@ -123,6 +125,7 @@ fn to_filter(filter: &VectorFilter) -> Option<Filter> {
 fn to_payload(point: &VectorPoint) -> qdrant_client::Payload {
     let mut payload = qdrant_client::Payload::new();
     payload.insert("passage_id", point.passage_id.as_str());
+    payload.insert(NO_FIELD, i64::from(point.no.0));
     payload.insert("document_id", point.document_id.as_str());
     payload.insert("language", point.language.as_str());
     payload.insert("entity_ids", point.entity_ids.iter().map(|e| Value::from(e.as_str())).collect::<Vec<Value>>());
@@ -138,6 +141,13 @@ fn to_payload(point: &VectorPoint) -> qdrant_client::Payload {
 fn passage_id_of(payload: &HashMap<String, Value>) -> Option<String> {
     match &payload.get("passage_id")?.kind {
         Some(Kind::StringValue(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn number_of(payload: &HashMap<String, Value>) -> Option<PassageNo> {
+    match &payload.get(NO_FIELD)?.kind {
+        Some(Kind::IntegerValue(n)) => u32::try_from(*n).ok().map(PassageNo),
         _ => None,
     }
 }
@@ -167,10 +177,13 @@ impl VectorStore for ServerStore {
         Ok(())
     }
 
-    fn search(&self, query: &VectorQuery) -> Result<Vec<(String, f32)>, Unavailable> {
+    fn search(&self, query: &VectorQuery) -> Result<Vec<(PassageNo, f32)>, Unavailable> {
         let filter = to_filter(&query.filter);
         let params = SearchParamsBuilder::default().hnsw_ef(self.tuning.hnsw_ef as u64).exact(self.tuning.exact);
-        let mut request = QueryPointsBuilder::new(&self.collection).limit(query.limit as u64).with_payload(true);
+        // A search needs only each point's passage number.
+        let mut request = QueryPointsBuilder::new(&self.collection)
+            .limit(query.limit as u64)
+            .with_payload(PayloadIncludeSelector::new(vec![NO_FIELD.to_owned()]));
         match query.vectors.as_slice() {
             [] => return Ok(Vec::new()),
             [only] => {
@@ -194,7 +207,7 @@ impl VectorStore for ServerStore {
             }
         }
         let response = self.runtime.block_on(self.client.query(request)).map_err(fail("query"))?;
-        Ok(ranked(response.result.into_iter().filter_map(|p| Some((passage_id_of(&p.payload)?, p.score))).collect()))
+        Ok(ranked(response.result.into_iter().filter_map(|p| Some((number_of(&p.payload)?, p.score))).collect()))
     }
 
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable> {

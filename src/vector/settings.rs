@@ -29,6 +29,9 @@ pub struct VectorManifest {
     pub embedded: usize,
     pub reused: usize,
     pub embedding_seconds: f64,
+    /// Set when the vectors are seeded random unit vectors (`[vector] synthetic_seed`), not embeddings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthetic_seed: Option<u64>,
 }
 
 /// Generations written before models were chosen per corpus had the one model then.

@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
 use super::unavailable::Unavailable;
+use crate::passage::PassageNo;
 
 /// Up to this many points a search is exact (brute force): a few milliseconds
 /// here, and reproducible — an HNSW graph is rebuilt with every generation and
@@ -31,10 +32,15 @@ impl SearchTuning {
 pub const KEYWORD_FIELDS: &[&str] = &["passage_id", "document_id", "work", "language", "entity_ids"];
 pub const INTEGER_FIELDS: &[&str] = &["year"];
 
+/// The payload field holding a point's passage number: what a search returns.
+pub const NO_FIELD: &str = "no";
+
 /// A passage's vector and the payload filters need.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorPoint {
     pub passage_id: String,
+    /// The passage's number in the generation being built (`PassageNo`).
+    pub no: PassageNo,
     pub vector: Vec<f32>,
     pub document_id: String,
     pub work: Option<String>,
@@ -47,6 +53,7 @@ impl VectorPoint {
     pub fn payload(&self) -> serde_json::Map<String, Value> {
         let mut map = serde_json::Map::new();
         map.insert("passage_id".into(), json!(self.passage_id));
+        map.insert(NO_FIELD.into(), json!(self.no.0));
         map.insert("document_id".into(), json!(self.document_id));
         map.insert("language".into(), json!(self.language));
         map.insert("entity_ids".into(), json!(self.entity_ids));
@@ -97,8 +104,8 @@ pub trait VectorStore: Send + Sync {
     fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable>;
     /// Makes everything written durable and searchable at full speed (builds the HNSW graph).
     fn finish(&self) -> Result<(), Unavailable>;
-    /// (passage id, similarity) best first; ties by passage id.
-    fn search(&self, query: &VectorQuery) -> Result<Vec<(String, f32)>, Unavailable>;
+    /// (passage number, similarity) best first; ties by number (so by passage id).
+    fn search(&self, query: &VectorQuery) -> Result<Vec<(PassageNo, f32)>, Unavailable>;
     /// Stored vectors of the given passages (absent ones are left out).
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable>;
     fn count(&self) -> Result<usize, Unavailable>;
@@ -113,8 +120,8 @@ pub fn point_id(passage_id: &str) -> u64 {
     u64::from_be_bytes(bytes)
 }
 
-/// Sorts (id, score) best first, ties by id, so results are reproducible.
-pub(crate) fn ranked(mut scored: Vec<(String, f32)>) -> Vec<(String, f32)> {
+/// Sorts (key, score) best first, ties by key, so results are reproducible.
+pub(crate) fn ranked<K: Ord>(mut scored: Vec<(K, f32)>) -> Vec<(K, f32)> {
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     scored
 }
@@ -135,6 +142,7 @@ mod tests {
     fn payload_carries_filter_fields() {
         let p = VectorPoint {
             passage_id: "p.d.0001".into(),
+            no: PassageNo(7),
             vector: vec![],
             document_id: "d".into(),
             work: Some("w".into()),
@@ -146,5 +154,6 @@ mod tests {
         for field in KEYWORD_FIELDS.iter().chain(INTEGER_FIELDS) {
             assert!(payload.contains_key(*field), "{field}");
         }
+        assert_eq!(payload[NO_FIELD], serde_json::json!(7));
     }
 }

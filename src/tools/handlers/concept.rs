@@ -94,7 +94,7 @@ pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
         ));
     }
     draft.resolution = resolution;
-    let ranking = LaneHits::from_scored(Lane::Entity, linked.iter().map(|(id, n)| (id.clone(), *n as f32)).collect());
+    let ranking = LaneHits::from_scored(Lane::Entity, linked.iter().map(|(no, n)| (*no, *n as f32)).collect());
     draft.evidence = ItemBuilder::new(index).ranked_lane(&ranking, CARD_EVIDENCE)?;
     draft.retrieval.lanes = vec![Lane::Entity.as_str().to_owned()];
     draft.retrieval.route = Some("concept.card".to_owned());
