@@ -2,7 +2,7 @@
 """The scale curve: builds synthetic corpora of growing size and measures each.
 
     python3 scripts/scale_curve.py --sizes 10000,100000,1000000 --work /tmp/scale \
-        [--evident target/release/evident] [--calls 300] [--out benches]
+        [--evident target/release/evident] [--calls 300] [--out benches] [--merge]
 
 For each size (passages): writes the corpus with scripts/synthetic_corpus.py
 (seeded; kept in --work and reused), builds it with `evident index build`
@@ -224,13 +224,21 @@ def main():
     parser.add_argument("--calls", type=int, default=300, help="timed calls per mode")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default=os.path.join(HERE, "..", "benches"))
+    parser.add_argument("--merge", action="store_true", help="keep --out's rows of the sizes not measured now")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
+    sizes = [int(s) for s in args.sizes.split(",")]
     rows = []
-    for size in [int(s) for s in args.sizes.split(",")]:
+    existing = os.path.join(args.out, "scale_curve.json")
+    if args.merge and os.path.exists(existing):
+        with open(existing) as f:
+            # A corpus holds about the passages asked for (within a few percent).
+            rows = [r for r in json.load(f) if not any(abs(r["passages"] - n) <= n * 0.1 for n in sizes)]
+    for size in sizes:
         print(f"scale_curve: {size:,} passages…", file=sys.stderr)
         rows.append(measure(size, args))
         print(json.dumps(rows[-1]), file=sys.stderr)
+    rows.sort(key=lambda r: r["passages"])
     with open(os.path.join(args.out, "scale_curve.json"), "w") as f:
         json.dump(rows, f, indent=2)
         f.write("\n")

@@ -74,7 +74,15 @@ pub struct RoutingRule {
     pub when: Condition,
     /// Lanes and their RRF weights.
     pub lanes: &'static [(Lane, f64)],
+    /// Lanes run in the vector lane's place when it is off (no model, no
+    /// vectors, a damaged store). The feedback lane bridges vocabulary as the
+    /// vector lane does, and helps without it on every collection measured;
+    /// beside the default model it lost on SciFact (benches/README.md, "The
+    /// feedback lane"), so it is not run there.
+    pub without_vector: &'static [(Lane, f64)],
 }
+
+const FEEDBACK: &[(Lane, f64)] = &[(Lane::Feedback, 1.0)];
 
 /// The whole policy. Order matters within a mode: the first rule whose condition holds fires.
 pub const RULES: &[RoutingRule] = &[
@@ -83,33 +91,50 @@ pub const RULES: &[RoutingRule] = &[
         mode: RetrievalMode::Auto,
         when: Condition::QuotedPhrase,
         lanes: &[(Lane::Exact, 1.0), (Lane::Lexical, 1.0)],
+        without_vector: &[],
     },
     RoutingRule {
         id: "auto.concept",
         mode: RetrievalMode::Auto,
         when: Condition::ResolvedConcept,
         lanes: &[(Lane::Entity, 1.0), (Lane::Lexical, 1.0), (Lane::Vector, 1.0)],
+        without_vector: &[],
     },
     RoutingRule {
         id: "auto.default",
         mode: RetrievalMode::Auto,
         when: Condition::Always,
         lanes: &[(Lane::Lexical, 1.0), (Lane::Vector, 1.0)],
+        without_vector: FEEDBACK,
     },
     RoutingRule {
         id: "lexical",
         mode: RetrievalMode::Lexical,
         when: Condition::Always,
         lanes: &[(Lane::Lexical, 1.0)],
+        without_vector: &[],
     },
-    RoutingRule { id: "vector", mode: RetrievalMode::Vector, when: Condition::Always, lanes: &[(Lane::Vector, 1.0)] },
+    RoutingRule {
+        id: "vector",
+        mode: RetrievalMode::Vector,
+        when: Condition::Always,
+        lanes: &[(Lane::Vector, 1.0)],
+        without_vector: &[],
+    },
     RoutingRule {
         id: "hybrid",
         mode: RetrievalMode::Hybrid,
         when: Condition::Always,
         lanes: &[(Lane::Lexical, 1.0), (Lane::Vector, 1.0)],
+        without_vector: FEEDBACK,
     },
-    RoutingRule { id: "exact", mode: RetrievalMode::Exact, when: Condition::Always, lanes: &[(Lane::Exact, 1.0)] },
+    RoutingRule {
+        id: "exact",
+        mode: RetrievalMode::Exact,
+        when: Condition::Always,
+        lanes: &[(Lane::Exact, 1.0)],
+        without_vector: &[],
+    },
 ];
 
 /// What routing looks at in a query.
@@ -130,6 +155,11 @@ pub struct Route {
     pub vector_dropped: bool,
 }
 
+/// The lanes a rule runs in the vector lane's place (none for an unknown rule).
+pub fn without_vector(rule: &str) -> &'static [(Lane, f64)] {
+    RULES.iter().find(|r| r.id == rule).map_or(&[], |r| r.without_vector)
+}
+
 pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: bool) -> Route {
     let rule = RULES
         .iter()
@@ -143,8 +173,11 @@ pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: bool) -
     let forced_vector = mode == RetrievalMode::Vector;
     let has_vector = rule.lanes.iter().any(|(l, _)| *l == Lane::Vector);
     let vector_dropped = has_vector && !vector_enabled && !forced_vector;
-    let lanes =
+    let mut lanes: Vec<(Lane, f64)> =
         rule.lanes.iter().copied().filter(|(l, _)| *l != Lane::Vector || vector_enabled || forced_vector).collect();
+    if vector_dropped {
+        lanes.extend_from_slice(rule.without_vector);
+    }
     Route { rule: rule.id, lanes, vector_dropped }
 }
 
@@ -179,7 +212,9 @@ mod tests {
     #[test]
     fn disabled_vector_lane_is_dropped_unless_forced() {
         let r = route(RetrievalMode::Hybrid, QuerySignals::default(), false);
-        assert_eq!(r.lanes, vec![(Lane::Lexical, 1.0)]);
+        assert_eq!(r.lanes, vec![(Lane::Lexical, 1.0), (Lane::Feedback, 1.0)], "feedback in the vector lane's place");
+        let with_vector = route(RetrievalMode::Hybrid, QuerySignals::default(), true);
+        assert_eq!(with_vector.lanes, vec![(Lane::Lexical, 1.0), (Lane::Vector, 1.0)]);
         assert!(r.vector_dropped);
         let forced = route(RetrievalMode::Vector, QuerySignals::default(), false);
         assert_eq!(forced.lanes, vec![(Lane::Vector, 1.0)]);

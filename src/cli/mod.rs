@@ -109,7 +109,7 @@ pub struct EvalArgs {
     /// Candidates per lane before fusion.
     #[arg(long, default_value_t = crate::search::DEFAULT_DEPTH)]
     pub depth: usize,
-    /// Replace a lane's fusion weight, e.g. `--weight vector=0.7` (repeatable).
+    /// Replace a lane's fusion weight, or add a lane the route lacks, e.g. `--weight vector=0.7`, `--weight feedback=1` (repeatable).
     #[arg(long = "weight", value_parser = parse_lane_weight)]
     pub weights: Vec<(crate::lane::Lane, f64)>,
     /// Embedding model for the collection's index, by installed name (default: the BEIR default).
@@ -331,13 +331,7 @@ fn run_stats(args: StatsArgs) -> Result<()> {
 fn parse_lane_weight(text: &str) -> std::result::Result<(crate::lane::Lane, f64), String> {
     use crate::lane::Lane;
     let (lane, weight) = text.split_once('=').ok_or("expected LANE=WEIGHT, e.g. vector=0.7")?;
-    let lane = match lane {
-        "exact" => Lane::Exact,
-        "lexical" => Lane::Lexical,
-        "entity" => Lane::Entity,
-        "vector" => Lane::Vector,
-        other => return Err(format!("unknown lane `{other}` (exact, lexical, entity, vector)")),
-    };
+    let lane: Lane = lane.parse()?;
     let weight: f64 = weight.parse().map_err(|_| format!("`{weight}` is not a number"))?;
     if !(weight.is_finite() && weight >= 0.0) {
         return Err("a weight must be a non-negative number".into());

@@ -192,21 +192,28 @@ pub fn tools_md(contract: &Value) -> String {
         );
     }
     let _ = writeln!(md, "\n## Routing rules (`retrieval_mode`)\n");
-    let _ = writeln!(md, "| rule | mode | when | lanes (weight) |\n|---|---|---|---|");
-    for r in contract["routing_rules"].as_array().into_iter().flatten() {
-        let lanes: Vec<String> = r["lanes"]
+    let _ = writeln!(
+        md,
+        "| rule | mode | when | lanes (weight) | in the vector lane's place when it is off |\n|---|---|---|---|---|"
+    );
+    let weighted = |lanes: &serde_json::Value| -> String {
+        let cells: Vec<String> = lanes
             .as_array()
             .into_iter()
             .flatten()
             .map(|l| format!("{} ({})", l[0].as_str().unwrap_or(""), l[1]))
             .collect();
+        cells.join(", ")
+    };
+    for r in contract["routing_rules"].as_array().into_iter().flatten() {
         let _ = writeln!(
             md,
-            "| `{}` | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} |",
             r["id"].as_str().unwrap_or(""),
             r["mode"].as_str().unwrap_or(""),
             r["when"].as_str().unwrap_or(""),
-            lanes.join(", ")
+            weighted(&r["lanes"]),
+            weighted(&r["without_vector"])
         );
     }
     let limits = &contract["limits"];

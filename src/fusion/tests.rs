@@ -78,7 +78,7 @@ fn dbsf_normalises_scores_per_lane() {
     assert_eq!(fused.iter().map(|h| h.key).collect::<Vec<_>>(), vec!["x", "z", "y"]);
 }
 
-const LANES: [Lane; 4] = Lane::ALL;
+const LANES: [Lane; 5] = Lane::ALL;
 
 fn lanes_strategy() -> impl Strategy<Value = Vec<(Vec<u8>, u8)>> {
     // Up to four lanes of up to 40 ids drawn from a small alphabet (so lists overlap

@@ -13,7 +13,7 @@ use crate::chunk::chunk;
 use crate::corpus::{self, Corpus, Document, LoadOptions};
 use crate::error::Result;
 use crate::failpoint;
-use crate::lexical::{analyzer_name, write_lexical};
+use crate::lexical::{analyzer_name, write_documents, write_lexical};
 use crate::linker::Linker;
 use crate::passage::{Passage, PassageNo, number_passages, passage_id};
 use crate::store::{Store, write_store};
@@ -95,6 +95,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     let total_passages: usize = passages.iter().map(Vec::len).sum();
     progress.start("lexical index", total_passages as u64, "passages");
     write_lexical(&files.lexical_path(), &corpus, &passages, &|n| progress.advance(n))?;
+    write_documents(&files.documents_path(), &corpus, &passages)?;
     failpoint::pause("after-lexical");
 
     let models_dir = options.models_dir.clone().unwrap_or_else(default_models_dir);

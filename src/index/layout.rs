@@ -7,7 +7,7 @@
 //!   BUILD.lock               pid of the build writing now (absent otherwise)
 //!   generations/
 //!     gen-000007/            immutable once published
-//!       manifest.json  meta.sqlite  lexical/
+//!       manifest.json  meta.sqlite  lexical/  documents/  vectors/
 //!     .staging-gen-000008/   a build in progress (removed if abandoned)
 //!   state/                   written while serving, never part of a generation
 //!     query_log.sqlite       the call log
@@ -52,6 +52,11 @@ impl Generation {
     }
     pub fn lexical_path(&self) -> PathBuf {
         self.path.join("lexical")
+    }
+
+    /// The document index (the feedback lane's).
+    pub fn documents_path(&self) -> PathBuf {
+        self.path.join("documents")
     }
 }
 

@@ -18,12 +18,14 @@ pub enum Lane {
     Lexical,
     Entity,
     Vector,
+    /// Whole documents for the query expanded with its best documents' words (`lexical::feedback`).
+    Feedback,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 4] = [Lane::Exact, Lane::Lexical, Lane::Entity, Lane::Vector];
+    pub const ALL: [Lane; 5] = [Lane::Exact, Lane::Lexical, Lane::Entity, Lane::Vector, Lane::Feedback];
     /// The names, in `ALL` order (the `lane` schema's choices).
-    pub const NAMES: [&'static str; 4] = crate::text::names_of!(Self::ALL, 4);
+    pub const NAMES: [&'static str; 5] = crate::text::names_of!(Self::ALL, 5);
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -31,8 +33,34 @@ impl Lane {
             Lane::Lexical => "lexical",
             Lane::Entity => "entity",
             Lane::Vector => "vector",
+            Lane::Feedback => "feedback",
         }
     }
+
+    /// The evidence a lane's finding is, for counting independent lanes: the
+    /// feedback lane matches words as the lexical lane does (many of them the
+    /// query's own), so the two finding one passage are one kind of evidence, not two.
+    pub const fn kind(self) -> Lane {
+        match self {
+            Lane::Feedback => Lane::Lexical,
+            other => other,
+        }
+    }
+
+    /// Whether a lane finds passages by association (meaning, or words the
+    /// query does not hold) rather than by the query's own words, phrases or entities.
+    pub const fn associative(self) -> bool {
+        matches!(self, Lane::Vector | Lane::Feedback)
+    }
+}
+
+/// How many independent kinds of evidence (`Lane::kind`) the named lanes are; unknown names count once each.
+pub fn independent_lanes<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
+    let mut kinds: Vec<Result<Lane, &str>> =
+        names.into_iter().map(|name| name.parse::<Lane>().map(Lane::kind).map_err(|_| name)).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds.len()
 }
 
 impl std::str::FromStr for Lane {
@@ -78,6 +106,15 @@ impl<K: Ord> LaneHits<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_feedback_lane_is_lexical_evidence_and_associative() {
+        assert_eq!(independent_lanes(["lexical", "feedback"]), 1);
+        assert_eq!(independent_lanes(["lexical", "vector", "feedback"]), 2);
+        assert_eq!(independent_lanes(["entity", "exact", "vector"]), 3);
+        assert_eq!(independent_lanes(["mystery", "mystery", "lexical"]), 2);
+        assert!(Lane::Feedback.associative() && Lane::Vector.associative() && !Lane::Lexical.associative());
+    }
 
     #[test]
     fn ranks_are_one_based_and_ties_break_by_id() {

@@ -1,15 +1,19 @@
 //! The tantivy schema: one text and one title field per analyzer, plus
-//! untokenized fields for filtering.
+//! untokenized fields for filtering. The passage index and the document index
+//! (one tantivy document per corpus document, for the feedback lane) share it.
 
 use std::collections::BTreeMap;
-use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions};
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+};
 
 use super::analyzers::{ANALYZED_LANGUAGES, PLAIN};
 
 #[derive(Debug, Clone)]
 pub struct LexicalFields {
     /// The passage's number (`PassageNo`): a fast field, so a hit's number is
-    /// read from a column rather than from the stored document.
+    /// read from a column rather than from the stored document. In the document
+    /// index it holds every passage number of the document.
     pub no: Field,
     pub document_id: Field,
     pub work: Field,
@@ -19,10 +23,17 @@ pub struct LexicalFields {
     pub text: BTreeMap<&'static str, Field>,
     /// analyzer name → document title field
     pub title: BTreeMap<&'static str, Field>,
+    /// Document index only (stored, not searched): the analyzer of the
+    /// document and its term counts (`feedback::TermCounts`), read for the
+    /// feedback documents of a query. Absent from generations built before it.
+    pub analyzer: Option<Field>,
+    pub terms: Option<Field>,
 }
 
 /// The name of the passage-number field (fast-field columns are read by name).
 pub const NO_FIELD: &str = "no";
+const ANALYZER_FIELD: &str = "analyzer";
+const TERMS_FIELD: &str = "terms";
 
 fn analyzers() -> impl Iterator<Item = &'static str> {
     ANALYZED_LANGUAGES.iter().copied().chain(std::iter::once(PLAIN))
@@ -42,6 +53,9 @@ pub fn schema() -> Schema {
         builder.add_text_field(&format!("text_{name}"), options.clone());
         builder.add_text_field(&format!("title_{name}"), options);
     }
+    // Last, so every earlier field keeps the number it has in older generations.
+    builder.add_text_field(ANALYZER_FIELD, STORED);
+    builder.add_text_field(TERMS_FIELD, STORED);
     builder.build()
 }
 
@@ -62,6 +76,8 @@ impl LexicalFields {
             year: field("year")?,
             text,
             title,
+            analyzer: field(ANALYZER_FIELD),
+            terms: field(TERMS_FIELD),
         })
     }
 }

@@ -1,29 +1,34 @@
-//! The lexical lane: BM25 over passage text with one analyzer per language.
-//! `build` writes the tantivy index of a generation; `LexicalIndex` reads it
-//! and answers one entry point, `search`, with a ranked list of passage ids.
+//! The lexical lanes: BM25 over passage text with one analyzer per language,
+//! and the feedback lane over whole documents (`feedback`). `build` writes the
+//! two tantivy indexes of a generation; `LexicalIndex` reads them and answers
+//! `search` and `feedback_search`, each with a ranked list of passage numbers.
 
 mod analyzers;
 mod build;
 mod directory;
+mod feedback;
 mod fields;
 mod highlight;
 mod query;
 
 pub use analyzers::{ANALYZED_LANGUAGES, analyzer_name};
-pub use build::write_lexical;
+pub use build::{write_documents, write_lexical};
 pub use highlight::{analyse_passage, highlight};
 pub use query::analyzed_terms;
 
+use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
-use tantivy::{Index, IndexReader, ReloadPolicy};
+use tantivy::schema::Value;
+use tantivy::{Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
 use crate::error::{Error, Result};
 use crate::lane::{Filters, Lane, LaneHits, ParsedQuery};
 use crate::passage::PassageNo;
 use fields::LexicalFields;
 
-pub struct LexicalIndex {
+/// One tantivy index of a generation, opened read-only.
+struct Part {
     reader: IndexReader,
     fields: LexicalFields,
     /// Each segment's passage-number column, by segment ordinal: read once at
@@ -31,16 +36,16 @@ pub struct LexicalIndex {
     numbers: Vec<Column<u64>>,
 }
 
-impl LexicalIndex {
-    pub fn open(dir: &std::path::Path) -> Result<Self> {
+impl Part {
+    fn open(dir: &std::path::Path, what: &str) -> Result<Self> {
         let index = Index::open(directory::ReadOnlyDirectory::new(dir)).map_err(|e| Error::IndexCorrupt {
             path: dir.to_owned(),
-            reason: format!("lexical index cannot be opened ({})", plain(&e)),
+            reason: format!("{what} cannot be opened ({})", plain(&e)),
         })?;
         analyzers::register(&index);
         let fields = LexicalFields::from_schema(&index.schema()).ok_or_else(|| Error::IndexCorrupt {
             path: dir.to_owned(),
-            reason: "lexical index has an unexpected schema".into(),
+            reason: format!("{what} has an unexpected schema"),
         })?;
         let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let numbers = reader
@@ -51,9 +56,51 @@ impl LexicalIndex {
             .collect::<tantivy::Result<Vec<_>>>()
             .map_err(|e| Error::IndexCorrupt {
                 path: dir.to_owned(),
-                reason: format!("lexical index has no passage numbers ({}); rebuild it", plain(&e)),
+                reason: format!("{what} has no passage numbers ({}); rebuild it", plain(&e)),
             })?;
         Ok(Self { reader, fields, numbers })
+    }
+
+    /// The passage numbers a hit holds: one for a passage, all of a document's for a document.
+    fn numbers_of(&self, address: tantivy::DocAddress) -> impl Iterator<Item = PassageNo> + '_ {
+        self.numbers
+            .get(address.segment_ord as usize)
+            .into_iter()
+            .flat_map(move |column| column.values_for_doc(address.doc_id))
+            .filter_map(|no| u32::try_from(no).ok().map(PassageNo))
+    }
+}
+
+/// Passages per requested document the feedback lane reads to find each document's best passage.
+const REPRESENTATIVE_POOL: usize = 4;
+
+pub struct LexicalIndex {
+    passages: Part,
+    /// The feedback lane's document index; `None` in generations built before it.
+    documents: Option<Part>,
+}
+
+impl LexicalIndex {
+    /// Opens the passage index in `dir` and the document index in `documents`
+    /// (a generation built before the feedback lane has none: that lane then finds nothing).
+    pub fn open(dir: &std::path::Path, documents: &std::path::Path) -> Result<Self> {
+        let passages = Part::open(dir, "lexical index")?;
+        let documents = if documents.exists() {
+            let part = Part::open(documents, "document index")?;
+            if part.fields.terms.is_none() || part.fields.analyzer.is_none() {
+                return Err(Error::IndexCorrupt {
+                    path: documents.to_owned(),
+                    reason: "document index has no term counts; rebuild it".into(),
+                });
+            }
+            Some(part)
+        } else {
+            tracing::warn!(
+                "the generation has no document index (built before the feedback lane): rebuild it to use that lane"
+            );
+            None
+        };
+        Ok(Self { passages, documents })
     }
 
     /// Ranks passages for `query` by BM25; at most `depth` hits, only among
@@ -65,9 +112,10 @@ impl LexicalIndex {
         allowed: Option<&[PassageNo]>,
         depth: usize,
     ) -> Result<LaneHits> {
-        let searcher = self.reader.searcher();
-        let languages = query::plausible_languages(&searcher, &self.fields, query, filters);
-        let Some(tantivy_query) = query::build(&self.fields, query, filters, allowed, &languages) else {
+        let part = &self.passages;
+        let searcher = part.reader.searcher();
+        let languages = query::plausible_languages(&searcher, &part.fields, query, filters);
+        let Some(tantivy_query) = query::build(&part.fields, query, filters, allowed, &languages) else {
             return Ok(LaneHits { lane: Lane::Lexical, hits: Vec::new() });
         };
         let top = searcher.search(&tantivy_query, &TopDocs::with_limit(depth.max(1)))?;
@@ -75,26 +123,138 @@ impl LexicalIndex {
         let scored = top
             .into_iter()
             .filter_map(|(score, address)| {
-                let no = self.numbers.get(address.segment_ord as usize)?.first(address.doc_id)?;
+                let no = part.numbers.get(address.segment_ord as usize)?.first(address.doc_id)?;
                 Some((PassageNo(u32::try_from(no).ok()?), score))
             })
             .collect();
         Ok(LaneHits::from_scored(Lane::Lexical, scored))
     }
 
+    /// Whether the generation has the feedback lane's document index.
+    pub fn has_documents(&self) -> bool {
+        self.documents.is_some()
+    }
+
+    /// The feedback lane: documents ranked by BM25 over their whole text for
+    /// the query expanded with the words of its best documents (RM3, see
+    /// `feedback`), at most `depth`, each represented by its passage scoring
+    /// best for the expanded query among the top `REPRESENTATIVE_POOL` × depth
+    /// (ties: the lower number; none there: its first passage) and ranked at
+    /// its document's score.
+    pub fn feedback_search(
+        &self,
+        query: &ParsedQuery,
+        filters: &Filters,
+        allowed: Option<&[PassageNo]>,
+        depth: usize,
+    ) -> Result<LaneHits> {
+        let empty = || LaneHits { lane: Lane::Feedback, hits: Vec::new() };
+        let Some(documents) = &self.documents else { return Ok(empty()) };
+        let searcher = documents.reader.searcher();
+        let languages = query::plausible_languages(&searcher, &documents.fields, query, filters);
+        let Some(first) = query::build(&documents.fields, query, filters, allowed, &languages) else {
+            return Ok(empty());
+        };
+        let best = searcher.search(&first, &TopDocs::with_limit(feedback::FEEDBACK_DOCUMENTS))?;
+        if best.is_empty() {
+            return Ok(empty());
+        }
+        let stored = read_counts(&searcher, &documents.fields, &best)?;
+        let feedback_documents: Vec<feedback::FeedbackDocument<'_>> = stored
+            .iter()
+            .map(|(score, analyzer, counts)| feedback::FeedbackDocument {
+                score: *score,
+                analyzer,
+                counts: feedback::decode_counts(counts),
+            })
+            .collect();
+        let query_terms: Vec<(&'static str, String)> = languages
+            .iter()
+            .flat_map(|&name| {
+                let texts = std::iter::once(query.free_text.as_str()).chain(query.phrases.iter().map(String::as_str));
+                texts.flat_map(move |text| query::analyze(name, text).into_iter().map(move |(_, t)| (name, t)))
+            })
+            .collect();
+        let expanded = feedback::expand(&query_terms, &feedback_documents);
+        let Some(second) = query::weighted_terms(&documents.fields, &expanded, query::Titles::InText, filters, allowed)
+        else {
+            return Ok(empty());
+        };
+        let ranked = searcher.search(&second, &TopDocs::with_limit(depth.max(1)))?;
+        // Each ranked document's passages (those allowed), then the best of them for the expanded query.
+        let allowed: Option<HashSet<PassageNo>> = allowed.map(|a| a.iter().copied().collect());
+        let mut document_of: HashMap<PassageNo, usize> = HashMap::new();
+        let mut first_passage: Vec<Option<PassageNo>> = Vec::with_capacity(ranked.len());
+        for (i, (_, address)) in ranked.iter().enumerate() {
+            let numbers: Vec<PassageNo> =
+                documents.numbers_of(*address).filter(|no| allowed.as_ref().is_none_or(|a| a.contains(no))).collect();
+            first_passage.push(numbers.iter().min().copied());
+            document_of.extend(numbers.into_iter().map(|no| (no, i)));
+        }
+        // The best passage of each ranked document among the expanded query's
+        // top passages. Restricting the query to the documents' passages would
+        // need a term set over the number field, whose dictionary walk cost
+        // more than this whole lane; a document with none of its passages
+        // there is represented by its first.
+        let mut representative: Vec<Option<(f32, PassageNo)>> = vec![None; ranked.len()];
+        if let Some(within) =
+            query::weighted_terms(&self.passages.fields, &expanded, query::Titles::Searched, filters, None)
+        {
+            let passages = self.passages.reader.searcher();
+            let pool = depth.max(1).saturating_mul(REPRESENTATIVE_POOL);
+            for (score, address) in passages.search(&within, &TopDocs::with_limit(pool))? {
+                let Some(no) = self.passages.numbers_of(address).next() else { continue };
+                let Some(&i) = document_of.get(&no) else { continue };
+                let better = representative[i].is_none_or(|(s, n)| score > s || (score == s && no < n));
+                if better {
+                    representative[i] = Some((score, no));
+                }
+            }
+        }
+        let scored = ranked
+            .iter()
+            .zip(representative.iter().zip(&first_passage))
+            .filter_map(|((score, _), (best, first))| Some((best.map(|(_, no)| no).or(*first)?, *score)))
+            .collect();
+        Ok(LaneHits::from_scored(Lane::Feedback, scored))
+    }
+
     /// How many passages contain `word` (as their language's analyzer reduces
     /// it), in the language where it is most frequent; 0 when it occurs
     /// nowhere or every analyzer drops it.
     pub fn passages_with(&self, word: &str) -> u64 {
-        let searcher = self.reader.searcher();
+        let searcher = self.passages.reader.searcher();
         let mut most = 0;
-        for (name, field) in &self.fields.text {
+        for (name, field) in &self.passages.fields.text {
             for (_, term) in query::analyze(name, word) {
                 most = most.max(searcher.doc_freq(&tantivy::Term::from_field_text(*field, &term)).unwrap_or(0));
             }
         }
         most
     }
+}
+
+/// Each feedback document's score, analyzer and stored term counts.
+fn read_counts(
+    searcher: &Searcher,
+    fields: &LexicalFields,
+    best: &[(f32, tantivy::DocAddress)],
+) -> Result<Vec<(f32, &'static str, String)>> {
+    let (Some(analyzer_field), Some(terms_field)) = (fields.analyzer, fields.terms) else { return Ok(Vec::new()) };
+    let mut out = Vec::with_capacity(best.len());
+    for (score, address) in best {
+        let doc: TantivyDocument = searcher.doc(*address)?;
+        let analyzer =
+            doc.get_first(analyzer_field).and_then(|v| v.as_str()).map_or(analyzers::PLAIN, analyzer_name_of);
+        let counts = doc.get_first(terms_field).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        out.push((*score, analyzer, counts));
+    }
+    Ok(out)
+}
+
+/// The `'static` name of an analyzer stored by name.
+fn analyzer_name_of(stored: &str) -> &'static str {
+    ANALYZED_LANGUAGES.iter().copied().find(|&name| name == stored).unwrap_or(analyzers::PLAIN)
 }
 
 /// A tantivy error as a sentence: its `Display` of an unreadable file is the

@@ -137,7 +137,18 @@ pub fn build(
     if clauses.is_empty() {
         return None;
     }
+    clauses.extend(filter_clauses(fields, filters, allowed));
+    Some(Box::new(BooleanQuery::new(clauses)))
+}
 
+/// The filters as clauses every hit must satisfy. In the document index,
+/// `allowed` keeps the documents holding at least one allowed passage.
+pub(super) fn filter_clauses(
+    fields: &LexicalFields,
+    filters: &Filters,
+    allowed: Option<&[PassageNo]>,
+) -> Vec<(Occur, Box<dyn Query>)> {
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     if let Some(language) = &filters.language {
         clauses.push((Occur::Must, term_query(fields.language, language)));
     }
@@ -149,8 +160,48 @@ pub fn build(
         clauses.push((Occur::Must, Box::new(RangeQuery::new(bound(first), bound(last)))));
     }
     if let Some(allowed) = allowed {
-        let terms = allowed.iter().map(|no| Term::from_field_u64(fields.no, u64::from(no.0)));
-        clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
+        clauses.push((Occur::Must, passages_query(fields, allowed)));
     }
+    clauses
+}
+
+/// Matches the passages with these numbers (in the document index: the documents holding one).
+pub(super) fn passages_query(fields: &LexicalFields, numbers: &[PassageNo]) -> Box<dyn Query> {
+    let terms = numbers.iter().map(|no| Term::from_field_u64(fields.no, u64::from(no.0)));
+    Box::new(TermSetQuery::new(terms))
+}
+
+/// Whether a weighted query also searches the title fields (the passage
+/// index's; the document index holds titles in its text).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Titles {
+    Searched,
+    InText,
+}
+
+/// A query of weighted analysed terms, `(analyzer, term, weight)`: each term
+/// scores its BM25 times its weight in the text field and, with
+/// `Titles::Searched`, `TITLE_BOOST` times that in the title field. `None`
+/// when no term has a field.
+pub(super) fn weighted_terms(
+    fields: &LexicalFields,
+    terms: &[(&'static str, String, f32)],
+    titles: Titles,
+    filters: &Filters,
+    allowed: Option<&[PassageNo]>,
+) -> Option<Box<dyn Query>> {
+    let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for (name, term, weight) in terms {
+        let Some(&text) = fields.text.get(name) else { continue };
+        should.push((Occur::Should, Box::new(BoostQuery::new(term_query(text, term), *weight))));
+        if let (Titles::Searched, Some(&title)) = (titles, fields.title.get(name)) {
+            should.push((Occur::Should, Box::new(BoostQuery::new(term_query(title, term), weight * TITLE_BOOST))));
+        }
+    }
+    if should.is_empty() {
+        return None;
+    }
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+    clauses.extend(filter_clauses(fields, filters, allowed));
     Some(Box::new(BooleanQuery::new(clauses)))
 }

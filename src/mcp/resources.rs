@@ -28,6 +28,7 @@ pub fn status(handle: &IndexHandle) -> Value {
                     "lexical": true,
                     "entity": true,
                     "vector": index.searcher.vector_disabled_reason().is_none(),
+                    "feedback": index.searcher.feedback_available(),
                 },
                 "vector": m.vector.as_ref().map(|v| json!({"model_id": v.model_id, "dimension": v.dimension, "backend": v.backend})),
                 "vector_disabled": index.searcher.vector_disabled_reason().is_some(),

@@ -176,6 +176,7 @@ const fn lane_stage(lane: Lane) -> &'static str {
         Lane::Lexical => "lane.lexical",
         Lane::Entity => "lane.entity",
         Lane::Vector => "lane.vector",
+        Lane::Feedback => "lane.feedback",
     }
 }
 
@@ -224,7 +225,7 @@ impl Searcher {
             });
         }
         let store = Store::open(&generation.store_path())?;
-        let lexical = LexicalIndex::open(&generation.lexical_path())?;
+        let lexical = LexicalIndex::open(&generation.lexical_path(), &generation.documents_path())?;
         let entities = store.entities()?;
         let linker = Linker::new(&entities);
         let authorship = Authorship::new(&entities, &linker, &store.document_authors()?);
@@ -369,6 +370,11 @@ impl Searcher {
         self.manifest.counts.passages as u64
     }
 
+    /// Whether the feedback lane can run (generations built before it have no document index).
+    pub fn feedback_available(&self) -> bool {
+        self.lexical.has_documents()
+    }
+
     /// Why the vector lane is off, or `None` when it is on.
     pub fn vector_disabled_reason(&self) -> Option<&str> {
         self.vector.get().err()
@@ -388,6 +394,7 @@ impl Searcher {
         let LaneInput { query, parsed, entities, filters, allowed, depth } = *input;
         match lane {
             Lane::Lexical => self.lexical.search(parsed, filters, allowed, depth),
+            Lane::Feedback => self.lexical.feedback_search(parsed, filters, allowed, depth),
             Lane::Exact => exact::search(&self.store, &self.lexical, input),
             Lane::Entity => entity::search(&self.store, entities, &link_filter(filters), allowed, depth),
             Lane::Vector => {
@@ -415,9 +422,18 @@ impl Searcher {
         let signals =
             QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
         let mut route = route(request.mode, signals, self.vector.get().is_ok());
+        if !self.lexical.has_documents() {
+            route.lanes.retain(|(lane, _)| *lane != Lane::Feedback);
+        }
         for (lane, weight) in route.lanes.iter_mut() {
             if let Some((_, w)) = request.weights.iter().find(|(l, _)| l == lane) {
                 *weight = *w;
+            }
+        }
+        // A weight for a lane the route lacks adds it (experiments: `eval --weight feedback=1`).
+        for &(lane, weight) in &request.weights {
+            if !route.lanes.iter().any(|(l, _)| *l == lane) && (lane != Lane::Vector || self.vector.get().is_ok()) {
+                route.lanes.push((lane, weight));
             }
         }
         let allowed = self.allowed_passages(&request.filters)?;
@@ -448,6 +464,15 @@ impl Searcher {
         if vector_failure.is_some() {
             route.lanes.retain(|(lane, _)| *lane != Lane::Vector);
             route.vector_dropped = true;
+            // The lanes the rule runs in the vector lane's place, as when it is off from the start.
+            for &(lane, weight) in crate::routing::without_vector(route.rule) {
+                if route.lanes.iter().any(|(l, _)| *l == lane) || !self.lexical.has_documents() {
+                    continue;
+                }
+                let _stage = stage::enter(lane_stage(lane));
+                lists.push((self.lane(lane, &input)?, weight));
+                route.lanes.push((lane, weight));
+            }
         }
         Ok(LaneRun { parsed, query_mentions, resolved_entities, route, lists, vector_failure })
     }

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::serving::OpenIndex;
 use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
-use crate::lane::parse_query;
 use crate::lane::{Lane, LaneHits};
+use crate::lane::{independent_lanes, parse_query};
 use crate::lexical::{analyse_passage, analyzed_terms};
 use crate::passage::PassageNo;
 use crate::search::SearchHit;
@@ -411,7 +411,8 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
     let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.period.as_deref()).collect();
     let periods_without_evidence: Vec<String> =
         draft.periods.iter().filter(|p| !periods_with.contains(p.as_str())).cloned().collect();
-    let multi_lane_n = items.iter().filter(|i| i.component_ranks.len() >= 2).count();
+    let multi_lane_n =
+        items.iter().filter(|i| independent_lanes(i.component_ranks.keys().map(String::as_str)) >= 2).count();
     let coverage = Coverage {
         evidence_n: items.len(),
         document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
@@ -554,13 +555,12 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Says in `why_retrieved` which items are neighbours, not evidence.
 /// Says in `why_retrieved` which items are not evidence, and why.
 fn mark_non_evidence(items: &mut [EvidenceItem], support: &Support) {
     for ((item, neighbour), namesake) in items.iter_mut().zip(&support.neighbour).zip(&support.namesake) {
         if *neighbour {
             item.why_retrieved
-                .push_str("; a neighbour in meaning only: it holds no key term of the query (not evidence)");
+                .push_str("; a neighbour only (found by meaning or by words the query does not hold): it holds no key term of the query (not evidence)");
         }
         if *namesake {
             item.why_retrieved
@@ -739,7 +739,10 @@ pub(super) mod tests {
             evidence_n: items.len(),
             document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
             work_n: distinct(items.iter().map(|i| i.work.as_deref())),
-            multi_lane_n: items.iter().filter(|i| i.component_ranks.len() >= 2).count(),
+            multi_lane_n: items
+                .iter()
+                .filter(|i| independent_lanes(i.component_ranks.keys().map(String::as_str)) >= 2)
+                .count(),
             ..Coverage::default()
         }
     }

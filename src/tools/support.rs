@@ -5,7 +5,7 @@
 //! evidence and the corpus's term statistics; no similarity score is read.
 
 use crate::authorship::Authorship;
-use crate::lane::parse_query;
+use crate::lane::{Lane, independent_lanes, parse_query};
 use crate::surface::envelope::EvidenceItem;
 use crate::text::normalized_words;
 
@@ -32,7 +32,7 @@ pub struct Support {
     pub item_permille: Vec<u32>,
     /// Per item: holds a key term, a requested entity or a quoted phrase.
     pub supporting: Vec<bool>,
-    /// Per item: found only by the vector lane and not supporting.
+    /// Per item: found only by associative lanes (vector, feedback: `Lane::associative`) and not supporting.
     pub neighbour: Vec<bool>,
     /// Per item: mentions a namesake of a requested person and not the person.
     pub namesake: Vec<bool>,
@@ -256,7 +256,9 @@ pub fn assess(
         .zip(&supporting)
         .zip(&namesake)
         .map(|((item, s), n)| {
-            !s && !n && item.component_ranks.len() == 1 && item.component_ranks.contains_key("vector")
+            !s && !n
+                && !item.component_ranks.is_empty()
+                && item.component_ranks.keys().all(|lane| lane.parse::<Lane>().is_ok_and(Lane::associative))
         })
         .collect();
     let entities_all_covered = !topics.is_empty()
@@ -268,7 +270,7 @@ pub fn assess(
     if let Some(b) = best {
         corroboration +=
             (0..items.len()).filter(|&i| i != b && item_permille[i] >= CORROBORATING_PERMILLE).count() as u32;
-        if items[b].component_ranks.len() >= 2 {
+        if independent_lanes(items[b].component_ranks.keys().map(String::as_str)) >= 2 {
             corroboration += 1;
         }
         if entities_all_covered {
