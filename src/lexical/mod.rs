@@ -120,13 +120,8 @@ impl LexicalIndex {
         };
         let top = searcher.search(&tantivy_query, &TopDocs::with_limit(depth.max(1)))?;
         // Numbers come from the fast-field column; no stored document is read.
-        let scored = top
-            .into_iter()
-            .filter_map(|(score, address)| {
-                let no = part.numbers.get(address.segment_ord as usize)?.first(address.doc_id)?;
-                Some((PassageNo(u32::try_from(no).ok()?), score))
-            })
-            .collect();
+        let scored =
+            top.into_iter().filter_map(|(score, address)| Some((part.numbers_of(address).next()?, score))).collect();
         Ok(LaneHits::from_scored(Lane::Lexical, scored))
     }
 
@@ -244,17 +239,11 @@ fn read_counts(
     let mut out = Vec::with_capacity(best.len());
     for (score, address) in best {
         let doc: TantivyDocument = searcher.doc(*address)?;
-        let analyzer =
-            doc.get_first(analyzer_field).and_then(|v| v.as_str()).map_or(analyzers::PLAIN, analyzer_name_of);
+        let analyzer = doc.get_first(analyzer_field).and_then(|v| v.as_str()).map_or(analyzers::PLAIN, analyzer_name);
         let counts = doc.get_first(terms_field).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
         out.push((*score, analyzer, counts));
     }
     Ok(out)
-}
-
-/// The `'static` name of an analyzer stored by name.
-fn analyzer_name_of(stored: &str) -> &'static str {
-    ANALYZED_LANGUAGES.iter().copied().find(|&name| name == stored).unwrap_or(analyzers::PLAIN)
 }
 
 /// A tantivy error as a sentence: its `Display` of an unreadable file is the

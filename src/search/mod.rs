@@ -411,6 +411,12 @@ impl Searcher {
         }
     }
 
+    /// Whether the generation has the index part a lane reads (only the
+    /// feedback lane's can be missing: generations built before it).
+    fn has_index_for(&self, lane: Lane) -> bool {
+        lane != Lane::Feedback || self.lexical.has_documents()
+    }
+
     /// Routes the request and runs its lanes: each lane's ranked list with its weight.
     pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
         let routing = stage::enter("route");
@@ -422,9 +428,7 @@ impl Searcher {
         let signals =
             QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
         let mut route = route(request.mode, signals, self.vector.get().is_ok());
-        if !self.lexical.has_documents() {
-            route.lanes.retain(|(lane, _)| *lane != Lane::Feedback);
-        }
+        route.lanes.retain(|(lane, _)| self.has_index_for(*lane));
         for (lane, weight) in route.lanes.iter_mut() {
             if let Some((_, w)) = request.weights.iter().find(|(l, _)| l == lane) {
                 *weight = *w;
@@ -432,7 +436,8 @@ impl Searcher {
         }
         // A weight for a lane the route lacks adds it (experiments: `eval --weight feedback=1`).
         for &(lane, weight) in &request.weights {
-            if !route.lanes.iter().any(|(l, _)| *l == lane) && (lane != Lane::Vector || self.vector.get().is_ok()) {
+            let runnable = self.has_index_for(lane) && (lane != Lane::Vector || self.vector.get().is_ok());
+            if runnable && !route.lanes.iter().any(|(l, _)| *l == lane) {
                 route.lanes.push((lane, weight));
             }
         }
@@ -466,7 +471,7 @@ impl Searcher {
             route.vector_dropped = true;
             // The lanes the rule runs in the vector lane's place, as when it is off from the start.
             for &(lane, weight) in crate::routing::without_vector(route.rule) {
-                if route.lanes.iter().any(|(l, _)| *l == lane) || !self.lexical.has_documents() {
+                if route.lanes.iter().any(|(l, _)| *l == lane) || !self.has_index_for(lane) {
                     continue;
                 }
                 let _stage = stage::enter(lane_stage(lane));

@@ -309,6 +309,13 @@ pub struct EvidenceItem {
     pub tokens: Option<std::collections::BTreeSet<std::sync::Arc<str>>>,
 }
 
+impl EvidenceItem {
+    /// How many independent kinds of lane found the item (`Lane::kind`: lexical and feedback are one).
+    pub fn independent_lanes(&self) -> usize {
+        crate::lane::independent_lanes(self.component_ranks.keys().map(String::as_str))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Neighbours {
     pub previous: Option<String>,

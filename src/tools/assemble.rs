@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::serving::OpenIndex;
 use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
+use crate::lane::parse_query;
 use crate::lane::{Lane, LaneHits};
-use crate::lane::{independent_lanes, parse_query};
 use crate::lexical::{analyse_passage, analyzed_terms};
 use crate::passage::PassageNo;
 use crate::search::SearchHit;
@@ -411,8 +411,7 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
     let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.period.as_deref()).collect();
     let periods_without_evidence: Vec<String> =
         draft.periods.iter().filter(|p| !periods_with.contains(p.as_str())).cloned().collect();
-    let multi_lane_n =
-        items.iter().filter(|i| independent_lanes(i.component_ranks.keys().map(String::as_str)) >= 2).count();
+    let multi_lane_n = items.iter().filter(|i| i.independent_lanes() >= 2).count();
     let coverage = Coverage {
         evidence_n: items.len(),
         document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
@@ -739,10 +738,7 @@ pub(super) mod tests {
             evidence_n: items.len(),
             document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
             work_n: distinct(items.iter().map(|i| i.work.as_deref())),
-            multi_lane_n: items
-                .iter()
-                .filter(|i| independent_lanes(i.component_ranks.keys().map(String::as_str)) >= 2)
-                .count(),
+            multi_lane_n: items.iter().filter(|i| i.independent_lanes() >= 2).count(),
             ..Coverage::default()
         }
     }

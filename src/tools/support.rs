@@ -5,7 +5,7 @@
 //! evidence and the corpus's term statistics; no similarity score is read.
 
 use crate::authorship::Authorship;
-use crate::lane::{Lane, independent_lanes, parse_query};
+use crate::lane::{Lane, parse_query};
 use crate::surface::envelope::EvidenceItem;
 use crate::text::normalized_words;
 
@@ -270,7 +270,7 @@ pub fn assess(
     if let Some(b) = best {
         corroboration +=
             (0..items.len()).filter(|&i| i != b && item_permille[i] >= CORROBORATING_PERMILLE).count() as u32;
-        if independent_lanes(items[b].component_ranks.keys().map(String::as_str)) >= 2 {
+        if items[b].independent_lanes() >= 2 {
             corroboration += 1;
         }
         if entities_all_covered {
