@@ -1,6 +1,7 @@
 //! Per-stage timing: each stage of a request (routing, each lane, query
-//! embedding, fusion, fetching rows — with `fetch.links`, `fetch.rows` (one query) and
-//! `fetch.analyse` once per passage inside it — reranking, assembly, the verdict, serialisation) runs
+//! embedding, fusion, fetching rows — with `fetch.links`, `fetch.rows` (one
+//! query) and `fetch.analyse` (which query terms each kept passage holds, and
+//! where) inside it — reranking, assembly, the verdict, serialisation) runs
 //! inside a `debug` span of target `evident::stage`. `EVIDENT_LOG=evident::stage=debug`
 //! prints each span's time on close (stderr); `cargo bench --bench mcp_latency`
 //! reads those lines and prints the per-stage table. Off, a span costs a few

@@ -6,6 +6,13 @@
 //! truncated by someone else kills the process with SIGBUS on the next read.
 //! This directory takes no lock, writes nothing, and reads with positional
 //! reads (`pread`), so damage surfaces as an I/O error the caller can report.
+//!
+//! Files every query reads (postings, positions, term dictionaries, fast fields,
+//! norms) are read whole when opened and served from memory: a query reads
+//! dozens of small ranges of them, and a `pread` and a fresh buffer per range
+//! cost more than the scoring. Document stores (read only for the few hits
+//! whose stored fields are wanted, through tantivy's own block cache) and any
+//! file over `RESIDENT_MAX_BYTES` stay on disk.
 
 use std::fs::File;
 use std::io;
@@ -30,6 +37,14 @@ impl ReadOnlyDirectory {
     }
 }
 
+/// Largest file held in memory (see the module comment).
+pub const RESIDENT_MAX_BYTES: usize = 64 << 20;
+
+/// Whether a file of this name and length is read whole at open.
+fn resident(path: &Path, len: usize) -> bool {
+    len <= RESIDENT_MAX_BYTES && path.extension().is_none_or(|e| e != "store")
+}
+
 /// An open file and the length it had when opened.
 #[derive(Debug)]
 struct PositionalFile {
@@ -46,12 +61,36 @@ impl HasLen for PositionalFile {
 impl FileHandle for PositionalFile {
     fn read_bytes(&self, range: Range<usize>) -> io::Result<OwnedBytes> {
         if range.end > self.len || range.start > range.end {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "read past the end of an index file"));
+            return Err(past_the_end());
         }
         let mut buffer = vec![0; range.len()];
         read_exact_at(&self.file, &mut buffer, range.start as u64)?;
         Ok(OwnedBytes::new(buffer))
     }
+}
+
+/// A file read whole at open. Ranges are checked (a damaged index asking for
+/// bytes past the end gets an error, where slicing would panic).
+#[derive(Debug)]
+struct ResidentFile(OwnedBytes);
+
+impl HasLen for ResidentFile {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+impl FileHandle for ResidentFile {
+    fn read_bytes(&self, range: Range<usize>) -> io::Result<OwnedBytes> {
+        if range.end > self.0.len() || range.start > range.end {
+            return Err(past_the_end());
+        }
+        Ok(self.0.slice(range))
+    }
+}
+
+fn past_the_end() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "read past the end of an index file")
 }
 
 #[cfg(unix)]
@@ -88,7 +127,12 @@ impl Directory for ReadOnlyDirectory {
         let len = usize::try_from(len).map_err(|_| {
             OpenReadError::wrap_io_error(io::Error::other("index file too large for this platform"), path.to_owned())
         })?;
-        Ok(Arc::new(PositionalFile { file, len }))
+        let positional = PositionalFile { file, len };
+        if resident(path, len) {
+            let bytes = positional.read_bytes(0..len).map_err(|e| OpenReadError::wrap_io_error(e, path.to_owned()))?;
+            return Ok(Arc::new(ResidentFile(bytes)));
+        }
+        Ok(Arc::new(positional))
     }
 
     fn delete(&self, path: &Path) -> Result<(), DeleteError> {
@@ -149,12 +193,28 @@ mod tests {
     #[test]
     fn a_file_truncated_after_open_is_an_error_not_a_signal() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
+        let path = dir.path().join("f.store");
         std::fs::write(&path, vec![7u8; 4096]).unwrap();
-        let handle = ReadOnlyDirectory::new(dir.path()).get_file_handle(Path::new("f")).unwrap();
+        let handle = ReadOnlyDirectory::new(dir.path()).get_file_handle(Path::new("f.store")).unwrap();
         std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(100).unwrap();
         let error = handle.read_bytes(1000..2000).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn query_files_are_read_whole_at_open_and_stores_are_not() {
+        assert!(resident(Path::new("a.idx"), 10));
+        assert!(resident(Path::new("meta.json"), 10));
+        assert!(!resident(Path::new("a.store"), 10));
+        assert!(!resident(Path::new("a.pos"), RESIDENT_MAX_BYTES + 1));
+        // A resident file changed after open keeps serving what it held when opened.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.idx");
+        std::fs::write(&path, b"0123456789").unwrap();
+        let handle = ReadOnlyDirectory::new(dir.path()).get_file_handle(Path::new("a.idx")).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(2).unwrap();
+        assert_eq!(handle.read_bytes(4..8).unwrap().as_slice(), b"4567");
+        assert!(handle.read_bytes(8..11).is_err());
     }
 
     #[test]

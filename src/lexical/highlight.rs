@@ -1,8 +1,7 @@
 //! Byte ranges of the words in a passage that match the query's analyzed terms.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use tantivy::tokenizer::{SimpleTokenizer, TextAnalyzer, TokenStream, Tokenizer};
 
@@ -31,6 +30,34 @@ thread_local! {
 /// passage's token set only counts references.
 type Memo = FxHashMap<Box<str>, Option<Arc<str>>>;
 
+/// The distinct terms of a passage. Only asked "does it hold this term?", so a hash set.
+pub type PassageTokens = FxHashSet<Arc<str>>;
+
+/// What is known of the terms a passage holds: all of them (it was analysed),
+/// or which of the terms a search asked about (read from the index).
+#[derive(Debug, Clone, PartialEq)]
+pub enum KnownTerms {
+    All(PassageTokens),
+    Among { asked: Vec<String>, held: PassageTokens },
+}
+
+impl KnownTerms {
+    /// Of `asked` (sorted), the passage holds `held`.
+    pub fn among(asked: &[String], held: impl IntoIterator<Item = Arc<str>>) -> Self {
+        KnownTerms::Among { asked: asked.to_vec(), held: held.into_iter().collect() }
+    }
+
+    /// Whether the passage holds `term`; `None` when that was not asked.
+    pub fn holds(&self, term: &str) -> Option<bool> {
+        match self {
+            KnownTerms::All(tokens) => Some(tokens.contains(term)),
+            KnownTerms::Among { asked, held } => {
+                asked.binary_search_by(|t| t.as_str().cmp(term)).is_ok().then(|| held.contains(term))
+            }
+        }
+    }
+}
+
 /// The analyzer's term for one word (the analyzers' tokenizer would find just that word in it).
 fn analyse_word(analyzer: &mut TextAnalyzer, word: &str) -> Option<Arc<str>> {
     let mut stream = analyzer.token_stream(word);
@@ -41,10 +68,10 @@ fn analyse_word(analyzer: &mut TextAnalyzer, word: &str) -> Option<Arc<str>> {
 /// (sorted), and every analysed token of the passage — so coverage can ask
 /// "does this passage hold that word?" without analysing the passage again.
 /// The same result as running the language's analyzer over the text.
-pub fn analyse_passage(text: &str, language: &str, terms: &[String]) -> (Vec<(usize, usize)>, BTreeSet<Arc<str>>) {
+pub fn analyse_passage(text: &str, language: &str, terms: &[String]) -> (Vec<(usize, usize)>, PassageTokens) {
     let name = analyzer_name(language);
     let mut ranges = Vec::new();
-    let mut tokens = BTreeSet::new();
+    let mut tokens = PassageTokens::default();
     ANALYSED.with(|memo| {
         let mut memo = memo.borrow_mut();
         let words = &mut memo[analyzer_slot(name)];
@@ -56,17 +83,20 @@ pub fn analyse_passage(text: &str, language: &str, terms: &[String]) -> (Vec<(us
         let mut stream = tokenizer.token_stream(text);
         while let Some(token) = stream.next() {
             let raw = token.text.as_str();
-            if !words.contains_key(raw) {
-                let term = analyse_word(full.get_or_insert_with(|| analyzer(name)), raw);
-                words.insert(raw.into(), term);
-            }
-            let Some(term) = words.get(raw).and_then(Option::as_ref) else { continue };
-            if terms.binary_search_by(|t| t.as_str().cmp(term)).is_ok() {
+            // One lookup for a known word; a new one is analysed once and remembered.
+            let term = match words.get(raw) {
+                Some(term) => term.clone(),
+                None => {
+                    let term = analyse_word(full.get_or_insert_with(|| analyzer(name)), raw);
+                    words.insert(raw.into(), term.clone());
+                    term
+                }
+            };
+            let Some(term) = term else { continue };
+            if !terms.is_empty() && terms.binary_search_by(|t| t.as_str().cmp(&term)).is_ok() {
                 ranges.push((token.offset_from, token.offset_to));
             }
-            if !tokens.contains(term) {
-                tokens.insert(Arc::clone(term));
-            }
+            tokens.insert(term);
         }
     });
     (ranges, tokens)
@@ -77,10 +107,10 @@ mod tests {
     use super::*;
 
     /// The analyzer run over the whole text: what `analyse_passage` must equal.
-    fn reference(text: &str, language: &str, terms: &[String]) -> (Vec<(usize, usize)>, BTreeSet<Arc<str>>) {
+    fn reference(text: &str, language: &str, terms: &[String]) -> (Vec<(usize, usize)>, PassageTokens) {
         let mut analyzer = super::analyzer(super::analyzer_name(language));
         let mut stream = analyzer.token_stream(text);
-        let (mut ranges, mut tokens) = (Vec::new(), BTreeSet::new());
+        let (mut ranges, mut tokens) = (Vec::new(), PassageTokens::default());
         while let Some(token) = stream.next() {
             if terms.binary_search(&token.text).is_ok() {
                 ranges.push((token.offset_from, token.offset_to));
@@ -106,6 +136,7 @@ mod tests {
             let terms: Vec<String> = {
                 let mut all: Vec<String> = reference(text, language, &[]).1.iter().map(|t| t.to_string()).collect();
                 all.retain(|t| t.len() % 2 == 0); // some terms highlighted, some not
+                all.sort(); // the analysed terms arrive sorted
                 all
             };
             // Twice: the second pass reads every word from the memo.

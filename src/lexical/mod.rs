@@ -9,11 +9,13 @@ mod directory;
 mod feedback;
 mod fields;
 mod highlight;
+mod occurrences;
 mod query;
 
 pub use analyzers::{ANALYZED_LANGUAGES, analyzer_name};
 pub use build::{write_documents, write_lexical};
-pub use highlight::{analyse_passage, highlight};
+pub use highlight::{KnownTerms, PassageTokens, analyse_passage, highlight};
+pub use occurrences::{Occurrences, Returned};
 pub use query::analyzed_terms;
 
 use std::collections::{HashMap, HashSet};
@@ -212,6 +214,17 @@ impl LexicalIndex {
             .filter_map(|((score, _), (best, first))| Some((best.map(|(_, no)| no).or(*first)?, *score)))
             .collect();
         Ok(LaneHits::from_scored(Lane::Feedback, scored))
+    }
+
+    /// Which of the query's terms each returned passage holds and where their
+    /// words are in its text (see `occurrences`), in the order given.
+    pub fn occurrences<'t>(
+        &self,
+        passages: &[Returned<'_>],
+        terms_for: impl Fn(&'static str) -> &'t [String],
+    ) -> Result<Vec<Option<Occurrences>>> {
+        let searcher = self.passages.reader.searcher();
+        Ok(occurrences::occurrences(&searcher, &self.passages.fields, passages, terms_for)?)
     }
 
     /// How many passages contain `word` (as their language's analyzer reduces

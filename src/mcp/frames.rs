@@ -16,7 +16,7 @@
 //! lines never interleave on stdout.
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 /// Longest frame accepted (rmcp's own limit is 16 MiB; tool arguments are
@@ -101,18 +101,20 @@ pub fn gate<I, O>(
 ) -> (tokio::io::DuplexStream, tokio::io::DuplexStream, tokio::task::JoinHandle<()>)
 where
     I: AsyncRead + Unpin + Send + 'static,
-    O: AsyncWrite + Unpin + Send + 'static,
+    O: std::io::Write + Send + 'static,
 {
     const PIPE_BYTES: usize = 1 << 20;
     let (mut to_rmcp, rmcp_reads) = tokio::io::duplex(PIPE_BYTES);
     let (rmcp_writes, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
     let (lines, mut outgoing) = mpsc::channel::<Vec<u8>>(64);
 
-    // The one writer of `output`.
-    let writer = tokio::spawn(async move {
+    // The one writer of `output`, on a thread of its own: tokio's stdout hands
+    // every write and every flush to the blocking pool, two thread hand-offs
+    // per answer on the path of every call.
+    let writer = tokio::task::spawn_blocking(move || {
         let mut output = output;
-        while let Some(line) = outgoing.recv().await {
-            if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+        while let Some(line) = outgoing.blocking_recv() {
+            if output.write_all(&line).is_err() || output.flush().is_err() {
                 break;
             }
         }

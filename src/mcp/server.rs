@@ -265,7 +265,7 @@ impl ServerHandler for EvidentServer {
 /// Serves MCP on stdin/stdout until the client closes the stream. Every
 /// line passes the frame gate first (`frames`), so damaged frames are answered.
 pub async fn serve(server: EvidentServer) -> Result<(), String> {
-    let (reader, writer, gate) = super::frames::gate(tokio::io::stdin(), tokio::io::stdout());
+    let (reader, writer, gate) = super::frames::gate(tokio::io::stdin(), std::io::stdout());
     let running = server.serve((reader, writer)).await.map_err(|e| format!("MCP handshake failed: {e}"))?;
     running.waiting().await.map_err(|e| format!("MCP server stopped: {e}"))?;
     // Let the last answers reach stdout; the input side has ended or will not be read again.

@@ -17,7 +17,7 @@ use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
 use crate::lane::{Filters, ParsedQuery, parse_query};
 use crate::lane::{Lane, LaneHits};
-use crate::lexical::{LexicalIndex, analyse_passage, analyzed_terms};
+use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, analyse_passage, analyzed_terms, analyzer_name};
 use crate::linker::Linker;
 use crate::passage::PassageNo;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
@@ -27,7 +27,7 @@ use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 use crate::text::Mention;
 use crate::vector::{Embedder, ModelInfo, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
 use deferred::Deferred;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use reranking::RerankRun;
@@ -107,9 +107,9 @@ pub struct SearchHit {
     pub passage: PassageRow,
     /// Byte ranges in `passage.text` of words matching the query.
     pub highlights: Vec<(usize, usize)>,
-    /// Every analysed token of the passage (from the same pass), for term coverage.
+    /// Which of the query's terms the passage holds, for term coverage.
     #[serde(skip)]
-    pub tokens: BTreeSet<std::sync::Arc<str>>,
+    pub tokens: KnownTerms,
     /// The entities the passage mentions (read for all hits in one query).
     pub entities: Vec<String>,
 }
@@ -523,14 +523,33 @@ impl Searcher {
             let _stage = stage::enter("fetch.links");
             self.store.links_of(&ids)?
         };
-        let mut hits = Vec::with_capacity(candidates.len());
-        let mut terms_by_language: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
-        for (i, (item, passage)) in candidates.into_iter().enumerate() {
+        // The query's terms under each analyzer of the kept passages; the index
+        // says which each passage holds and where (analysing its text is the fallback).
+        let occurrences = {
             let _analysing = stage::enter("fetch.analyse");
-            let terms = terms_by_language
-                .entry(passage.language.clone())
-                .or_insert_with(|| analyzed_terms(&parsed, &passage.language));
-            let (highlights, tokens) = analyse_passage(&passage.text, &passage.language, terms);
+            let mut terms: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+            for (_, passage) in &candidates {
+                let name = analyzer_name(&passage.language);
+                terms.entry(name).or_insert_with(|| analyzed_terms(&parsed, name));
+            }
+            let returned: Vec<Returned<'_>> =
+                candidates.iter().map(|(_, p)| Returned { no: p.no, text: &p.text, language: &p.language }).collect();
+            let found = self.lexical.occurrences(&returned, |name| terms.get(name).map_or(&[][..], Vec::as_slice))?;
+            found
+                .into_iter()
+                .zip(&returned)
+                .map(|(found, passage)| match found {
+                    Some(Occurrences { known, highlights }) => (highlights, known),
+                    None => {
+                        let terms = terms.get(analyzer_name(passage.language)).map_or(&[][..], Vec::as_slice);
+                        let (highlights, tokens) = analyse_passage(passage.text, passage.language, terms);
+                        (highlights, KnownTerms::All(tokens))
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut hits = Vec::with_capacity(candidates.len());
+        for (i, ((item, passage), (highlights, tokens))) in candidates.into_iter().zip(occurrences).enumerate() {
             hits.push(SearchHit {
                 rank: i as u32 + 1,
                 fused_rank: fused_ranks.as_ref().map(|ranks| ranks[i]),

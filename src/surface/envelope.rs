@@ -304,9 +304,9 @@ pub struct EvidenceItem {
     /// Byte ranges of the words that matched the query (for snippets; not sent).
     #[serde(skip)]
     pub highlights: Vec<(usize, usize)>,
-    /// The passage's analysed tokens when the search already computed them (for coverage; not sent).
+    /// What the search found of the passage's terms, when it ran (for coverage; not sent).
     #[serde(skip)]
-    pub tokens: Option<std::collections::BTreeSet<std::sync::Arc<str>>>,
+    pub tokens: Option<crate::lexical::KnownTerms>,
 }
 
 impl EvidenceItem {

@@ -11,7 +11,7 @@ use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::parse_query;
 use crate::lane::{Lane, LaneHits};
-use crate::lexical::{analyse_passage, analyzed_terms};
+use crate::lexical::{KnownTerms, analyse_passage, analyzed_terms};
 use crate::passage::PassageNo;
 use crate::search::SearchHit;
 use crate::store::{PassageRow, SourceRow};
@@ -337,24 +337,23 @@ pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Ve
         terms.push(word);
         per_word.push(analyzed);
     }
-    // One analyzer pass per item (the search's, when it ran one), not one per word.
+    // What the search found of each item's terms; a term it did not ask about
+    // (or an item it did not return) takes one analyzer pass over the item, not one per word.
     let matches = items
         .iter()
         .map(|item| {
-            let computed;
-            let tokens = match &item.tokens {
-                Some(tokens) => tokens,
-                None => {
-                    computed = analyse_passage(&item.text, &item.language, &[]).1;
-                    &computed
-                }
+            let mut analysed: Option<KnownTerms> = None;
+            let mut holds = |term: &str| match item.tokens.as_ref().and_then(|known| known.holds(term)) {
+                Some(held) => held,
+                None => analysed
+                    .get_or_insert_with(|| KnownTerms::All(analyse_passage(&item.text, &item.language, &[]).1))
+                    .holds(term)
+                    .unwrap_or(false),
             };
             per_word
                 .iter()
                 .map(|analyzed| {
-                    analyzed
-                        .get(item.language.as_str())
-                        .is_some_and(|stems| stems.iter().any(|t| tokens.contains(t.as_str())))
+                    analyzed.get(item.language.as_str()).is_some_and(|stems| stems.iter().any(|t| holds(t)))
                 })
                 .collect()
         })
