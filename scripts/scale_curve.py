@@ -2,7 +2,7 @@
 """The scale curve: builds synthetic corpora of growing size and measures each.
 
     python3 scripts/scale_curve.py --sizes 10000,100000,1000000 --work /tmp/scale \
-        [--evident target/release/evident] [--calls 300] [--out benches] [--merge]
+        [--evident target/release/evident] [--calls 300] [--out benches] [--merge] [--serve-only]
 
 For each size (passages): writes the corpus with scripts/synthetic_corpus.py
 (seeded; kept in --work and reused), builds it with `evident index build`
@@ -16,7 +16,10 @@ The vector lane stores seeded random unit vectors (the corpus's
 `[vector] synthetic_seed`): the store, its search and the query embedding are
 real; the embedding of passages, measured separately in passages/s (README,
 "Models"), is left out so that it does not dominate. Results: --out/scale_curve.json,
-a Markdown table on stdout, and --out/scale_curve.svg. Standard library only.
+a Markdown table on stdout, and --out/scale_curve.svg. --serve-only measures only the
+serving of indexes already built in --work, keeping each size's build figures from
+--out/scale_curve.json (to re-time serving with another binary, or on a quiet machine,
+without rebuilding). Standard library only.
 """
 
 import argparse
@@ -108,9 +111,17 @@ def percentile(values, p):
     return ordered[int(rank) - 1]
 
 
-def measure(size, args):
+def same_size(row, size):
+    # A corpus holds about the passages asked for (within a few percent).
+    return abs(row["passages"] - size) <= size * 0.1
+
+
+def measure(size, args, built=None):
+    """Builds (unless `built`, the size's previous row, is given) and serves one size."""
     corpus = os.path.join(args.work, f"corpus-{size}")
     index = os.path.join(args.work, f"index-{size}")
+    if built is not None:
+        return {**built, **serve(corpus, index, args)}
     if not os.path.exists(os.path.join(corpus, "queries.jsonl")):
         subprocess.run(
             [sys.executable, os.path.join(HERE, "synthetic_corpus.py"), "--passages", str(size), "--out", corpus, "--seed", str(args.seed)],
@@ -127,6 +138,19 @@ def measure(size, args):
         "vectors": du(os.path.join(generation, "vectors")),
         "metadata": os.lstat(os.path.join(generation, "meta.sqlite")).st_blocks * 512,
     }
+    return {
+        "passages": manifest["counts"]["passages"],
+        "documents": manifest["counts"]["documents"],
+        "build_seconds": build_seconds,
+        "build_peak_rss": build_rss,
+        "passages_per_second": manifest["counts"]["passages"] / build_seconds,
+        "bytes": bytes_per_lane,
+        **serve(corpus, index, args),
+    }
+
+
+def serve(corpus, index, args):
+    """Start-up, per-mode latency and peak RSS of `evident serve` on a built index."""
     with open(os.path.join(corpus, "queries.jsonl")) as f:
         queries = [json.loads(line)["text"] for line in f]
     server = Server(args.evident, index)
@@ -143,17 +167,7 @@ def measure(size, args):
         latency[mode] = {"p50_ms": percentile(times, 50), "p99_ms": percentile(times, 99)}
     serve_rss = server.peak_rss()
     server.close()
-    return {
-        "passages": manifest["counts"]["passages"],
-        "documents": manifest["counts"]["documents"],
-        "build_seconds": build_seconds,
-        "build_peak_rss": build_rss,
-        "passages_per_second": manifest["counts"]["passages"] / build_seconds,
-        "bytes": bytes_per_lane,
-        "serve_startup_seconds": server.startup,
-        "serve_peak_rss": serve_rss,
-        "latency": latency,
-    }
+    return {"serve_startup_seconds": server.startup, "serve_peak_rss": serve_rss, "latency": latency}
 
 
 def table(rows):
@@ -225,18 +239,24 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default=os.path.join(HERE, "..", "benches"))
     parser.add_argument("--merge", action="store_true", help="keep --out's rows of the sizes not measured now")
+    parser.add_argument("--serve-only", action="store_true", help="re-measure serving only (see above)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",")]
-    rows = []
     existing = os.path.join(args.out, "scale_curve.json")
-    if args.merge and os.path.exists(existing):
+    previous = []
+    if (args.merge or args.serve_only) and os.path.exists(existing):
         with open(existing) as f:
-            # A corpus holds about the passages asked for (within a few percent).
-            rows = [r for r in json.load(f) if not any(abs(r["passages"] - n) <= n * 0.1 for n in sizes)]
+            previous = json.load(f)
+    rows = [r for r in previous if not any(same_size(r, n) for n in sizes)] if args.merge else []
     for size in sizes:
         print(f"scale_curve: {size:,} passages…", file=sys.stderr)
-        rows.append(measure(size, args))
+        built = None
+        if args.serve_only:
+            built = next((r for r in previous if same_size(r, size)), None)
+            if built is None:
+                sys.exit(f"scale_curve: --serve-only needs {existing} to hold a row of {size:,} passages")
+        rows.append(measure(size, args, built))
         print(json.dumps(rows[-1]), file=sys.stderr)
     rows.sort(key=lambda r: r["passages"])
     with open(os.path.join(args.out, "scale_curve.json"), "w") as f:

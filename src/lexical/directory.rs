@@ -11,14 +11,17 @@
 //! norms) are read whole when opened and served from memory: a query reads
 //! dozens of small ranges of them, and a `pread` and a fresh buffer per range
 //! cost more than the scoring. Document stores (read only for the few hits
-//! whose stored fields are wanted, through tantivy's own block cache) and any
-//! file over `RESIDENT_MAX_BYTES` stay on disk.
+//! whose stored fields are wanted, through tantivy's own block cache), any
+//! file over `RESIDENT_MAX_BYTES`, and the files past the directory's budget
+//! (its caller's choice: memory held for as long as the generation is served)
+//! stay on disk.
 
 use std::fs::File;
 use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tantivy::HasLen;
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
@@ -29,11 +32,19 @@ use tantivy::directory::{
 #[derive(Debug, Clone)]
 pub struct ReadOnlyDirectory {
     root: PathBuf,
+    /// Bytes that may still be read whole at open.
+    budget: Arc<AtomicUsize>,
 }
 
 impl ReadOnlyDirectory {
-    pub fn new(root: &Path) -> Self {
-        Self { root: root.to_owned() }
+    /// A directory holding at most `resident_budget` bytes of its files in memory.
+    pub fn new(root: &Path, resident_budget: usize) -> Self {
+        Self { root: root.to_owned(), budget: Arc::new(AtomicUsize::new(resident_budget)) }
+    }
+
+    /// Takes `len` bytes from the budget, if that many are left.
+    fn reserve(&self, len: usize) -> bool {
+        self.budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(len)).is_ok()
     }
 }
 
@@ -128,7 +139,7 @@ impl Directory for ReadOnlyDirectory {
             OpenReadError::wrap_io_error(io::Error::other("index file too large for this platform"), path.to_owned())
         })?;
         let positional = PositionalFile { file, len };
-        if resident(path, len) {
+        if resident(path, len) && self.reserve(len) {
             let bytes = positional.read_bytes(0..len).map_err(|e| OpenReadError::wrap_io_error(e, path.to_owned()))?;
             return Ok(Arc::new(ResidentFile(bytes)));
         }
@@ -178,11 +189,13 @@ impl Directory for ReadOnlyDirectory {
 mod tests {
     use super::*;
 
+    const BUDGET: usize = 1 << 20;
+
     #[test]
     fn reads_ranges_and_refuses_reads_past_the_end() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("f"), b"0123456789").unwrap();
-        let directory = ReadOnlyDirectory::new(dir.path());
+        let directory = ReadOnlyDirectory::new(dir.path(), BUDGET);
         let handle = directory.get_file_handle(Path::new("f")).unwrap();
         assert_eq!(handle.len(), 10);
         assert_eq!(handle.read_bytes(2..5).unwrap().as_slice(), b"234");
@@ -195,7 +208,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.store");
         std::fs::write(&path, vec![7u8; 4096]).unwrap();
-        let handle = ReadOnlyDirectory::new(dir.path()).get_file_handle(Path::new("f.store")).unwrap();
+        let handle = ReadOnlyDirectory::new(dir.path(), BUDGET).get_file_handle(Path::new("f.store")).unwrap();
         std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(100).unwrap();
         let error = handle.read_bytes(1000..2000).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
@@ -211,16 +224,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.idx");
         std::fs::write(&path, b"0123456789").unwrap();
-        let handle = ReadOnlyDirectory::new(dir.path()).get_file_handle(Path::new("a.idx")).unwrap();
+        let handle = ReadOnlyDirectory::new(dir.path(), BUDGET).get_file_handle(Path::new("a.idx")).unwrap();
         std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(2).unwrap();
         assert_eq!(handle.read_bytes(4..8).unwrap().as_slice(), b"4567");
         assert!(handle.read_bytes(8..11).is_err());
     }
 
     #[test]
+    fn files_past_the_budget_are_read_positionally() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.idx", "b.idx"] {
+            std::fs::write(dir.path().join(name), b"0123456789").unwrap();
+        }
+        let directory = ReadOnlyDirectory::new(dir.path(), 15);
+        let first = directory.get_file_handle(Path::new("a.idx")).unwrap();
+        let second = directory.get_file_handle(Path::new("b.idx")).unwrap();
+        for name in ["a.idx", "b.idx"] {
+            std::fs::OpenOptions::new().write(true).open(dir.path().join(name)).unwrap().set_len(2).unwrap();
+        }
+        assert_eq!(first.read_bytes(4..8).unwrap().as_slice(), b"4567", "within the budget: held");
+        assert!(second.read_bytes(4..8).is_err(), "past it: read from disk, now too short");
+    }
+
+    #[test]
     fn writes_and_deletes_are_refused_and_nothing_is_created() {
         let dir = tempfile::tempdir().unwrap();
-        let directory = ReadOnlyDirectory::new(dir.path());
+        let directory = ReadOnlyDirectory::new(dir.path(), BUDGET);
         assert!(directory.open_write(Path::new("new")).is_err());
         assert!(directory.atomic_write(Path::new("meta.json"), b"{}").is_err());
         let _lock = directory.acquire_lock(&tantivy::directory::META_LOCK).unwrap();

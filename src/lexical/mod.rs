@@ -38,9 +38,16 @@ struct Part {
     numbers: Vec<Column<u64>>,
 }
 
+/// Bytes of the passage index's query files held in memory (`directory`): it
+/// is searched by every lexical call and read for every returned passage.
+const PASSAGE_INDEX_RESIDENT: usize = 256 << 20;
+/// The same for the document index, searched only by the feedback lane (which
+/// runs where there are no vectors).
+const DOCUMENT_INDEX_RESIDENT: usize = 64 << 20;
+
 impl Part {
-    fn open(dir: &std::path::Path, what: &str) -> Result<Self> {
-        let index = Index::open(directory::ReadOnlyDirectory::new(dir)).map_err(|e| Error::IndexCorrupt {
+    fn open(dir: &std::path::Path, what: &str, resident: usize) -> Result<Self> {
+        let index = Index::open(directory::ReadOnlyDirectory::new(dir, resident)).map_err(|e| Error::IndexCorrupt {
             path: dir.to_owned(),
             reason: format!("{what} cannot be opened ({})", plain(&e)),
         })?;
@@ -86,9 +93,9 @@ impl LexicalIndex {
     /// Opens the passage index in `dir` and the document index in `documents`
     /// (a generation built before the feedback lane has none: that lane then finds nothing).
     pub fn open(dir: &std::path::Path, documents: &std::path::Path) -> Result<Self> {
-        let passages = Part::open(dir, "lexical index")?;
+        let passages = Part::open(dir, "lexical index", PASSAGE_INDEX_RESIDENT)?;
         let documents = if documents.exists() {
-            let part = Part::open(documents, "document index")?;
+            let part = Part::open(documents, "document index", DOCUMENT_INDEX_RESIDENT)?;
             if part.fields.terms.is_none() || part.fields.analyzer.is_none() {
                 return Err(Error::IndexCorrupt {
                     path: documents.to_owned(),
