@@ -165,6 +165,12 @@ fn main() {
             std::env::var("EVIDENT_BENCH_CONCURRENCY").ok().and_then(|c| c.parse().ok()).unwrap_or(1);
         if concurrency > 1 {
             let peer = client.peer().clone();
+            // Warmed like the one-client runs (which `EVIDENT_BENCH_TOOLS` may have skipped):
+            // otherwise the first call of every task waits for the vector lane to load.
+            for q in queries.iter().take(50) {
+                let arguments = json!({"query": q}).as_object().unwrap().clone();
+                peer.call_tool(CallToolRequestParams::new("search_passages").with_arguments(arguments)).await.unwrap();
+            }
             let queries = Arc::new(queries);
             let tasks: Vec<_> = (0..concurrency)
                 .map(|t| {

@@ -8,7 +8,7 @@
 
 use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, UserDefinedEmbeddingModel};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::runtime::{ModelInfo, ModelKind, PoolingKind};
@@ -28,6 +28,10 @@ pub struct Embedder {
     capacity: usize,
     /// Which session a caller waits for when all are busy and the pool is full.
     next: AtomicUsize,
+    /// Whether a caller is loading another session: one at a time, or every
+    /// caller arriving while all sessions are busy would load its own (a
+    /// load takes seconds when the cores are busy) and keep its request waiting.
+    growing: AtomicBool,
     /// Recent query texts' vectors: an agent often repeats a query (paging, a
     /// second tool on the same words), and embedding is most of a hybrid call.
     recent: Mutex<Recent>,
@@ -97,6 +101,7 @@ impl Embedder {
             sessions: Mutex::new(vec![Arc::new(Mutex::new(first))]),
             capacity,
             next: AtomicUsize::new(0),
+            growing: AtomicBool::new(false),
             recent: Mutex::new(Recent::default()),
         })
     }
@@ -106,20 +111,24 @@ impl Embedder {
         self.sessions.lock().map_or(0, |s| s.len())
     }
 
-    /// A free session: an idle one, else a new one while the pool may grow,
-    /// else the next one in turn (waiting for it). An idle session can be
-    /// taken by another caller between this check and the caller's lock; the
-    /// caller then waits for it, as it would without a pool.
+    /// A free session: an idle one; else a new one while the pool may grow
+    /// (one caller loads at a time); else the next one in turn (waiting for
+    /// it). An idle session can be taken by another caller between this check
+    /// and the caller's lock; the caller then waits for it, as it would
+    /// without a pool.
     fn session(&self) -> Result<Session, Unavailable> {
         let poisoned = || Unavailable("embedding model is poisoned".into());
         let loaded: Vec<Session> = self.sessions.lock().map_err(|_| poisoned())?.clone();
         if let Some(idle) = loaded.iter().find(|s| s.try_lock().is_ok()) {
             return Ok(Arc::clone(idle));
         }
-        if loaded.len() < self.capacity {
-            // Loading takes a while; it happens outside the pool's lock, and a
-            // session loaded by two callers at once is kept only while there is room.
-            let fresh = Arc::new(Mutex::new((self.make)()?));
+        if loaded.len() < self.capacity
+            && self.growing.compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed).is_ok()
+        {
+            // Loading takes a while; it happens outside the pool's lock, by one caller at a time.
+            let made = (self.make)();
+            self.growing.store(false, Ordering::Release);
+            let fresh = Arc::new(Mutex::new(made?));
             let mut sessions = self.sessions.lock().map_err(|_| poisoned())?;
             if sessions.len() < self.capacity {
                 sessions.push(Arc::clone(&fresh));
