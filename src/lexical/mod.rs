@@ -229,7 +229,7 @@ impl LexicalIndex {
         &self,
         passages: &[Returned<'_>],
         terms_for: impl Fn(&'static str) -> &'t [String],
-    ) -> Result<Vec<Option<Occurrences>>> {
+    ) -> Result<Vec<Occurrences>> {
         let searcher = self.passages.reader.searcher();
         Ok(occurrences::occurrences(&searcher, &self.passages.fields, passages, terms_for)?)
     }

@@ -17,7 +17,7 @@ use tantivy::{DocId, DocSet, Searcher, TERMINATED, Term};
 
 use super::analyzers::analyzer_name;
 use super::fields::LexicalFields;
-use super::highlight::KnownTerms;
+use super::highlight::{KnownTerms, analyse_passage};
 use crate::passage::PassageNo;
 
 /// What a passage holds of a query: the terms it contains among those asked
@@ -40,8 +40,8 @@ pub struct Returned<'a> {
 }
 
 /// The occurrences in each of `passages` of the terms `terms_for` gives for
-/// its analyzer (sorted analysed terms), in the order given; `None` for a
-/// passage the index does not hold (the caller then analyses its text). A
+/// its analyzer (sorted analysed terms), in the order given; a passage the
+/// index does not hold has its text analysed instead (`analyse_passage`). A
 /// passage's text is indexed in its own language's field (`write_lexical`).
 /// Each term's postings are read once per segment and walked in document
 /// order across the passages.
@@ -50,7 +50,7 @@ pub fn occurrences<'t>(
     fields: &LexicalFields,
     passages: &[Returned<'_>],
     terms_for: impl Fn(&'static str) -> &'t [String],
-) -> tantivy::Result<Vec<Option<Occurrences>>> {
+) -> tantivy::Result<Vec<Occurrences>> {
     let mut found: Vec<Option<Found>> = vec![None; passages.len()];
     let mut buffer = Vec::new();
     for segment in searcher.segment_readers() {
@@ -99,11 +99,21 @@ pub fn occurrences<'t>(
         .into_iter()
         .zip(passages)
         .map(|(found, passage)| {
-            let (held, mut positions) = found?;
-            positions.sort_unstable();
-            positions.dedup();
             let asked = terms_for(analyzer_name(passage.language));
-            Some(Occurrences { known: KnownTerms::among(asked, held), highlights: ranges_at(passage.text, &positions) })
+            match found {
+                Some((held, mut positions)) => {
+                    positions.sort_unstable();
+                    positions.dedup();
+                    Occurrences {
+                        known: KnownTerms::among(asked, held),
+                        highlights: ranges_at(passage.text, &positions),
+                    }
+                }
+                None => {
+                    let (highlights, tokens) = analyse_passage(passage.text, passage.language, asked);
+                    Occurrences { known: KnownTerms::All(tokens), highlights }
+                }
+            }
         })
         .collect())
 }
@@ -146,7 +156,6 @@ fn words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
 mod tests {
     use super::super::analyzers::register;
     use super::super::fields::schema;
-    use super::super::highlight::analyse_passage;
     use super::*;
     use tantivy::{Index, TantivyDocument};
 
@@ -199,9 +208,9 @@ mod tests {
         returned.insert(1, Returned { no: PassageNo(99), text: "x", language: "en" });
         let found = occurrences(&searcher, &fields, &returned, |name| asked[name].as_slice()).unwrap();
         assert_eq!(found.len(), returned.len());
-        assert_eq!(found[1], None);
+        let (highlights, tokens) = analyse_passage("x", "en", &asked["en"]);
+        assert_eq!(found[1], Occurrences { known: KnownTerms::All(tokens), highlights }, "not indexed: analysed");
         for (passage, found) in returned.iter().zip(&found).filter(|(p, _)| p.no.0 != 99) {
-            let found = found.as_ref().unwrap();
             let terms = &asked[analyzer_name(passage.language)];
             let (highlights, all) = analyse_passage(passage.text, passage.language, terms);
             assert_eq!(found.highlights, highlights, "{}", passage.text);

@@ -17,7 +17,7 @@ use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
 use crate::lane::{Filters, ParsedQuery, parse_query};
 use crate::lane::{Lane, LaneHits};
-use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, analyse_passage, analyzed_terms, analyzer_name};
+use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, analyzed_terms, analyzer_name};
 use crate::linker::Linker;
 use crate::passage::PassageNo;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
@@ -524,7 +524,7 @@ impl Searcher {
             self.store.links_of(&ids)?
         };
         // The query's terms under each analyzer of the kept passages; the index
-        // says which each passage holds and where (analysing its text is the fallback).
+        // says which each passage holds and where.
         let occurrences = {
             let _analysing = stage::enter("fetch.analyse");
             let mut terms: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
@@ -535,18 +535,7 @@ impl Searcher {
             let returned: Vec<Returned<'_>> =
                 candidates.iter().map(|(_, p)| Returned { no: p.no, text: &p.text, language: &p.language }).collect();
             let found = self.lexical.occurrences(&returned, |name| terms.get(name).map_or(&[][..], Vec::as_slice))?;
-            found
-                .into_iter()
-                .zip(&returned)
-                .map(|(found, passage)| match found {
-                    Some(Occurrences { known, highlights }) => (highlights, known),
-                    None => {
-                        let terms = terms.get(analyzer_name(passage.language)).map_or(&[][..], Vec::as_slice);
-                        let (highlights, tokens) = analyse_passage(passage.text, passage.language, terms);
-                        (highlights, KnownTerms::All(tokens))
-                    }
-                })
-                .collect::<Vec<_>>()
+            found.into_iter().map(|Occurrences { known, highlights }| (highlights, known)).collect::<Vec<_>>()
         };
         let mut hits = Vec::with_capacity(candidates.len());
         for (i, ((item, passage), (highlights, tokens))) in candidates.into_iter().zip(occurrences).enumerate() {
