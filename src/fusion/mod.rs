@@ -12,11 +12,12 @@
 //! - a key repeated within one lane counts once, at its best (first) rank;
 //! - empty lanes contribute nothing; every fused item keeps its rank in every lane.
 //!
-//! A pure function: no I/O, no allocation per candidate beyond the output.
+//! A pure function: no I/O; its working memory is a few flat arrays sized by
+//! the number of hits.
 
 pub mod naive;
+mod table;
 
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::lane::{Lane, LaneHits};
@@ -39,12 +40,32 @@ impl Default for FusionMethod {
     }
 }
 
-/// What fusion ranks: a passage's number in the search path (a document's in
-/// `eval`; strings in tests). Copy and cheap to hash, so the core hashes a
-/// `u32` per candidate rather than a string; ids are resolved afterwards, and
-/// only for the items kept.
-pub trait FusionKey: Copy + Eq + Ord + std::hash::Hash {}
-impl<K: Copy + Eq + Ord + std::hash::Hash> FusionKey for K {}
+/// What fusion ranks: a passage's number in the search path, a document's in
+/// `eval`. Both are ordinals, `u32`s whose order is the key's order, so the
+/// core hashes and packs a `u32` per candidate rather than a string; ids are
+/// resolved afterwards, and only for the items kept.
+pub trait FusionKey: Copy + Eq + Ord + std::hash::Hash {
+    fn ordinal(self) -> u32;
+    fn from_ordinal(ordinal: u32) -> Self;
+}
+
+impl FusionKey for PassageNo {
+    fn ordinal(self) -> u32 {
+        self.0
+    }
+    fn from_ordinal(ordinal: u32) -> Self {
+        PassageNo(ordinal)
+    }
+}
+
+impl FusionKey for u32 {
+    fn ordinal(self) -> u32 {
+        self
+    }
+    fn from_ordinal(ordinal: u32) -> Self {
+        ordinal
+    }
+}
 
 /// One lane's list with the weight fusion gives it.
 #[derive(Debug, Clone, Copy)]
@@ -71,96 +92,83 @@ impl<K> FusedHit<K> {
     }
 }
 
-/// Per-candidate accumulator; ranks live in one flat array beside it.
-#[derive(Clone, Copy)]
-struct Slot<K> {
-    key: K,
-    score: f64,
-    best_rank: u32,
-}
-
 /// Fuses `lanes` and returns the best `top_k` items, best first.
+///
+/// One pass over the hits in canonical lane order through an open-addressing
+/// table on key ordinals ([`table`]): a key is hashed once and its cell *is*
+/// its candidate, so no hit waits on the one before it. Each counted hit is
+/// linked to the previous one of its candidate, so ranks are gathered
+/// afterwards for the kept items only.
 pub fn fuse<K: FusionKey>(method: FusionMethod, lanes: &[WeightedLane<'_, K>], top_k: usize) -> Vec<FusedHit<K>> {
+    let hits: usize = lanes.iter().map(|l| l.hits.hits.len()).sum();
+    if hits == 0 || top_k == 0 {
+        return Vec::new();
+    }
     // Lanes are processed in a canonical order so floating-point sums, and so
     // the result, do not depend on the order the caller gave them in.
     let mut order: Vec<usize> = (0..lanes.len()).collect();
     order.sort_by_key(|&i| (lanes[i].hits.lane, i));
-    let capacity: usize = lanes.iter().map(|l| l.hits.hits.len()).sum();
-    let lane_count = lanes.len();
-
-    let mut index: FxHashMap<K, u32> = FxHashMap::with_capacity_and_hasher(capacity, Default::default());
-    let mut slots: Vec<Slot<K>> = Vec::with_capacity(capacity);
-    // ranks[slot * lane_count + lane] = 1-based rank, 0 = not found by that lane.
-    let mut ranks: Vec<u32> = Vec::with_capacity(capacity * lane_count);
-
-    let normalisers: Vec<Option<Dbsf>> = lanes
+    // Where each lane's hits start in caller lane order, then hit order: the
+    // numbering of hits the table links.
+    let offsets: Vec<usize> = lanes
         .iter()
-        .map(|lane| match method {
-            FusionMethod::Dbsf => Some(Dbsf::of(lane.hits)),
-            FusionMethod::Rrf { .. } => None,
+        .scan(0, |next, l| {
+            let at = *next;
+            *next += l.hits.hits.len();
+            Some(at)
         })
         .collect();
-    let contribution = |lane_index: usize, rank: u32| -> f64 {
-        let lane = &lanes[lane_index];
-        match (&method, &normalisers[lane_index]) {
-            (FusionMethod::Rrf { k }, _) => lane.weight / (k + f64::from(rank)),
-            (FusionMethod::Dbsf, Some(n)) => {
-                lane.hits.hits.get(rank as usize - 1).map_or(0.0, |hit| lane.weight * n.normalise(hit.score))
-            }
-            (FusionMethod::Dbsf, None) => 0.0,
-        }
-    };
+    let shares = contributions(method, lanes, hits);
+
+    let mut table = table::Table::new(hits);
     for &lane_index in &order {
-        let lane = &lanes[lane_index];
-        for (position, hit) in lane.hits.hits.iter().enumerate() {
-            let rank = position as u32 + 1;
-            let slot = *index.entry(hit.key).or_insert_with(|| {
-                slots.push(Slot { key: hit.key, score: 0.0, best_rank: u32::MAX });
-                ranks.extend(std::iter::repeat_n(0, lane_count));
-                (slots.len() - 1) as u32
-            }) as usize;
-            let cell = &mut ranks[slot * lane_count + lane_index];
-            if *cell != 0 {
-                continue; // a repeated key counts once per lane, at its first rank
-            }
-            *cell = rank;
-            let s = &mut slots[slot];
-            s.score += contribution(lane_index, rank);
-            s.best_rank = s.best_rank.min(rank);
+        let offset = offsets[lane_index];
+        for (position, hit) in lanes[lane_index].hits.hits.iter().enumerate() {
+            table.count(hit.key.ordinal(), offset as u32, position as u32, shares[offset + position]);
         }
     }
-
-    let better = |a: &u32, b: &u32| {
-        let (x, y) = (&slots[*a as usize], &slots[*b as usize]);
-        y.score.total_cmp(&x.score).then(x.best_rank.cmp(&y.best_rank)).then_with(|| x.key.cmp(&y.key))
-    };
-    let mut selected: Vec<u32> = (0..slots.len() as u32).collect();
-    let k = top_k.min(selected.len());
-    if k == 0 {
-        return Vec::new();
-    }
-    if k < selected.len() {
-        selected.select_nth_unstable_by(k - 1, better);
-        selected.truncate(k);
-    }
-    selected.sort_unstable_by(better);
-
-    selected
+    let lane_of = |hit: usize| offsets.partition_point(|&o| o <= hit) - 1;
+    let mut found = Vec::with_capacity(lanes.len());
+    table
+        .select(top_k)
         .into_iter()
-        .map(|slot| {
-            let slot = slot as usize;
-            let found = (0..lane_count).filter_map(|lane| {
-                let rank = ranks[slot * lane_count + lane];
-                (rank != 0).then_some((lane, rank))
-            });
-            FusedHit {
-                key: slots[slot].key,
-                score: slots[slot].score,
-                component_ranks: found.clone().map(|(lane, rank)| (lanes[lane].hits.lane, rank)).collect(),
-                contributions: found.map(|(lane, rank)| (lanes[lane].hits.lane, contribution(lane, rank))).collect(),
+        .map(|key| {
+            let score = table.candidate(key, &mut found);
+            found.sort_unstable(); // hit numbers follow caller lane order
+            let mut item = FusedHit {
+                key: K::from_ordinal(key),
+                score,
+                component_ranks: Vec::with_capacity(found.len()),
+                contributions: Vec::with_capacity(found.len()),
+            };
+            for &number in &found {
+                let number = number as usize;
+                let l = lane_of(number);
+                item.component_ranks.push((lanes[l].hits.lane, (number - offsets[l]) as u32 + 1));
+                item.contributions.push((lanes[l].hits.lane, shares[number]));
             }
+            item
         })
         .collect()
+}
+
+/// Each hit's share of its item's score, in caller lane order and hit order:
+/// what the method gives a hit at that rank, computed once and reused for
+/// `FusedHit::contributions`.
+fn contributions<K>(method: FusionMethod, lanes: &[WeightedLane<'_, K>], hits: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(hits);
+    for lane in lanes {
+        match method {
+            FusionMethod::Rrf { k } => {
+                out.extend((1..=lane.hits.hits.len()).map(|rank| lane.weight / (k + rank as f64)));
+            }
+            FusionMethod::Dbsf => {
+                let normaliser = Dbsf::of(lane.hits);
+                out.extend(lane.hits.hits.iter().map(|hit| lane.weight * normaliser.normalise(hit.score)));
+            }
+        }
+    }
+    out
 }
 
 /// Maps a lane's scores into [0, 1] through mean ± 3 standard deviations.
