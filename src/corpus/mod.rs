@@ -61,11 +61,15 @@ pub fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
     }
     let files = discover::corpus_files(&root)?;
 
-    let parsed: Vec<(SourceFile, Vec<Document>)> = files
+    // Every file is read before any error is returned, and the first in file
+    // order wins: rayon's `collect::<Result<_>>` stops at whichever error a
+    // thread meets first, so a corpus with two bad files named either.
+    let read: Vec<Result<(SourceFile, Vec<Document>)>> = files
         .par_iter()
         .filter(|f| matches!(f.kind, FileKind::Text | FileKind::Jsonl))
         .map(|file| read_document_file(file, &config))
-        .collect::<Result<_>>()?;
+        .collect();
+    let parsed: Vec<(SourceFile, Vec<Document>)> = read.into_iter().collect::<Result<_>>()?;
 
     let mut sources = Vec::with_capacity(parsed.len());
     let mut documents = Vec::new();
@@ -166,4 +170,27 @@ pub(crate) fn decode_utf8(bytes: Vec<u8>, relative: &str) -> Result<String> {
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn of_several_bad_files_the_first_in_file_order_is_reported_every_time() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("corpus.toml"), "name = \"x\"\n").unwrap();
+        // The first file's fault is at its end, so a thread reading it meets the fault
+        // after another thread has met the later files' (refused before reading).
+        let mut first: String = (0..20_000).map(|i| format!("{{\"id\": \"a{i}\", \"text\": \"t\"}}\n")).collect();
+        first.push_str(&format!("{{\"id\": \"last\", \"text\": \"{}\"}}\n", "long ".repeat(40)));
+        std::fs::write(root.path().join("a.jsonl"), first).unwrap();
+        for i in 0..16 {
+            std::fs::write(root.path().join(format!("b{i:02}.txt")), "long text ".repeat(20)).unwrap();
+        }
+        for _ in 0..5 {
+            let error = load(root.path(), LoadOptions { max_document_bytes: Some(100) }).err().unwrap().to_string();
+            assert!(error.starts_with("a.jsonl:20001: document is "), "{error}");
+        }
+    }
 }
