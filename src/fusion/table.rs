@@ -11,8 +11,8 @@ const NO_HIT: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Default)]
 struct Cell {
-    /// 0 for an empty cell.
-    filled: u32,
+    /// False for an empty cell.
+    taken: bool,
     key: u32,
     best_rank: u32,
     /// The candidate's latest counted hit; `Table::previous` links the earlier ones.
@@ -57,13 +57,13 @@ impl Table {
         let hit = lane_start + position;
         let rank = position + 1;
         let entry = &mut self.cells[cell];
-        let is_new = entry.filled == 0;
+        let is_new = !entry.taken;
         let counted = is_new | (entry.last_hit.wrapping_sub(lane_start) >= position);
         let score = if is_new { 0.0 } else { entry.score };
         let best_rank = if is_new { u32::MAX } else { entry.best_rank };
         let last_hit = if is_new { NO_HIT } else { entry.last_hit };
         *entry = Cell {
-            filled: 1,
+            taken: true,
             key,
             best_rank: best_rank.min(if counted { rank } else { u32::MAX }),
             last_hit: if counted { hit } else { last_hit },
@@ -84,7 +84,7 @@ impl Table {
         let mut cell = (u64::from(key).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
         loop {
             let entry = &self.cells[cell];
-            if (entry.filled == 0) | (entry.key == key) {
+            if !entry.taken | (entry.key == key) {
                 return cell;
             }
             cell = (cell + 1) & mask;
