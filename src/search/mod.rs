@@ -534,11 +534,12 @@ impl Searcher {
             }
             let returned: Vec<Returned<'_>> =
                 candidates.iter().map(|(_, p)| Returned { no: p.no, text: &p.text, language: &p.language }).collect();
-            let found = self.lexical.occurrences(&returned, |name| terms.get(name).map_or(&[][..], Vec::as_slice))?;
-            found.into_iter().map(|Occurrences { known, highlights }| (highlights, known)).collect::<Vec<_>>()
+            self.lexical.occurrences(&returned, |name| terms.get(name).map_or(&[][..], Vec::as_slice))?
         };
         let mut hits = Vec::with_capacity(candidates.len());
-        for (i, ((item, passage), (highlights, tokens))) in candidates.into_iter().zip(occurrences).enumerate() {
+        for (i, ((item, passage), Occurrences { known: tokens, highlights })) in
+            candidates.into_iter().zip(occurrences).enumerate()
+        {
             hits.push(SearchHit {
                 rank: i as u32 + 1,
                 fused_rank: fused_ranks.as_ref().map(|ranks| ranks[i]),

@@ -61,6 +61,10 @@ impl Recent {
     }
 }
 
+fn poisoned() -> Unavailable {
+    Unavailable("embedding model is poisoned".into())
+}
+
 impl std::fmt::Debug for Embedder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Embedder").field("info", &self.info).finish_non_exhaustive()
@@ -111,17 +115,10 @@ impl Embedder {
         self.sessions.lock().map_or(0, |s| s.len())
     }
 
-    /// A free session: an idle one; else a new one while the pool may grow
-    /// (one caller loads at a time); else the next one in turn (waiting for
-    /// it). An idle session can be taken by another caller between this check
-    /// and the caller's lock; the caller then waits for it, as it would
-    /// without a pool.
-    fn session(&self) -> Result<Session, Unavailable> {
-        let poisoned = || Unavailable("embedding model is poisoned".into());
-        let loaded: Vec<Session> = self.sessions.lock().map_err(|_| poisoned())?.clone();
-        if let Some(idle) = loaded.iter().find(|s| s.try_lock().is_ok()) {
-            return Ok(Arc::clone(idle));
-        }
+    /// A session for a caller who found none idle: a new one while the pool
+    /// may grow (one caller loads at a time), else the next one in turn
+    /// (waiting for it, as it would without a pool).
+    fn busy_session(&self, loaded: &[Session]) -> Result<Session, Unavailable> {
         if loaded.len() < self.capacity
             && self.growing.compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed).is_ok()
         {
@@ -135,23 +132,34 @@ impl Embedder {
             }
             return Ok(fresh);
         }
-        let turn = self.next.fetch_add(1, Ordering::Relaxed) % loaded.len();
-        Ok(Arc::clone(&loaded[turn]))
+        let turn = self.next.fetch_add(1, Ordering::Relaxed) % loaded.len().max(1);
+        loaded.get(turn).cloned().ok_or_else(poisoned)
     }
 
     pub fn info(&self) -> &ModelInfo {
         &self.info
     }
 
-    /// Embeds `texts` (unit-length vectors), `batch_size` at a time.
+    /// Embeds `texts` (unit-length vectors), `batch_size` at a time, on an
+    /// idle session if there is one. The idle session's lock is kept, not
+    /// tried and let go, so two callers never both pick it and one wait.
     pub fn embed<S: AsRef<str> + Send + Sync>(
         &self,
         texts: &[S],
         batch_size: usize,
     ) -> Result<Vec<Vec<f32>>, Unavailable> {
-        let session = self.session()?;
-        let mut model = session.lock().map_err(|_| Unavailable("embedding model is poisoned".into()))?;
-        model.embed(texts, Some(batch_size.max(1))).map_err(|e| Unavailable(format!("embedding failed ({e})")))
+        let run = |model: &mut TextEmbedding| {
+            model.embed(texts, Some(batch_size.max(1))).map_err(|e| Unavailable(format!("embedding failed ({e})")))
+        };
+        let loaded: Vec<Session> = self.sessions.lock().map_err(|_| poisoned())?.clone();
+        for session in &loaded {
+            if let Ok(mut model) = session.try_lock() {
+                return run(&mut model);
+            }
+        }
+        let session = self.busy_session(&loaded)?;
+        let mut model = session.lock().map_err(|_| poisoned())?;
+        run(&mut model)
     }
 
     pub fn embed_one(&self, text: &str) -> Result<Vec<f32>, Unavailable> {
