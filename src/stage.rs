@@ -1,5 +1,6 @@
-//! Per-stage timing: each stage of a request (routing, each lane, query
-//! embedding, fusion, fetching rows — with `fetch.links`, `fetch.rows` (one
+//! Per-stage timing: each stage of a request (routing, each lane — with query
+//! embedding (`embed`) and the store's search (`vector.store`) inside the
+//! vector lane —, fusion, fetching rows — with `fetch.links`, `fetch.rows` (one
 //! query) and `fetch.analyse` (which query terms each kept passage holds, and
 //! where) inside it — reranking, assembly, the verdict, serialisation) runs
 //! inside a `debug` span of target `evident::stage`. `EVIDENT_LOG=evident::stage=debug`

@@ -454,6 +454,35 @@ fn a_slow_call_does_not_hold_up_a_fast_one() {
 }
 
 #[test]
+fn searches_wait_for_a_slot_in_arrival_order_and_other_calls_do_not() {
+    // One search slot, held two seconds by a slowed trace_concept: a search sent
+    // after it waits for the slot; get_passage, sent last, answers first.
+    let env = [("EVIDENT_FAILPOINT", "slow:trace_concept"), ("EVIDENT_SEARCH_SLOTS", "1")];
+    let mcp = start_with(shared_index(), &[], &env);
+    let client = &mcp.client;
+    let order = std::sync::Mutex::new(Vec::new());
+    mcp.rt.block_on(async {
+        let call = |name: &'static str, args: Value, after_ms: u64| {
+            let order = &order;
+            async move {
+                tokio::time::sleep(std::time::Duration::from_millis(after_ms)).await;
+                let params =
+                    rmcp::model::CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
+                let result = client.call_tool(params).await.unwrap();
+                assert_ne!(result.is_error, Some(true), "{name}");
+                order.lock().unwrap().push(name);
+            }
+        };
+        tokio::join!(
+            call("trace_concept", json!({"concept": "concept.struggle"}), 0),
+            call("search_passages", json!({"query": "natural selection", "retrieval_mode": "lexical"}), 200),
+            call("get_passage", json!({"passage_id": "p.ed-1859.ch1.0002"}), 400),
+        );
+    });
+    assert_eq!(*order.lock().unwrap(), ["get_passage", "trace_concept", "search_passages"]);
+}
+
+#[test]
 fn the_tool_list_is_compact_and_refuses_a_cursor() {
     use rmcp::model::PaginatedRequestParams;
     let mcp = start(shared_index());

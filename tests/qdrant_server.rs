@@ -369,9 +369,11 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
         point(2, "p.b.0001", [0.0, 1.0, 0.0], "de", &["concept.x"]),
         point(3, "p.b.0002", [0.0, 0.9, 0.1], "en", &["concept.y"]),
     ];
-    // A search answers passage numbers; these are the ids they stand for.
-    let ids = |hits: &[(PassageNo, f32)]| -> Vec<String> {
-        hits.iter().map(|(no, _)| points.iter().find(|p| p.no == *no).unwrap().passage_id.clone()).collect()
+    // A search answers point ids; these are the passage ids they stand for.
+    let ids = |hits: &[(u64, f32)]| -> Vec<String> {
+        hits.iter()
+            .map(|(point, _)| points.iter().find(|p| point_id(&p.passage_id) == *point).unwrap().passage_id.clone())
+            .collect()
     };
     store.upsert(&points).unwrap();
     {
@@ -398,12 +400,9 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
         assert_eq!(sent.params.as_ref().and_then(|p| p.hnsw_ef), Some(64));
         assert_eq!(sent.filter.as_ref().unwrap().must.len(), 1);
         assert!(sent.prefetch.is_empty());
-        // A search asks for the passage number alone, not the whole payload.
+        // A search reads no payload: the reader maps point ids to passage numbers.
         let selector = sent.with_payload.as_ref().and_then(|w| w.selector_options.as_ref());
-        assert!(
-            matches!(selector, Some(q::with_payload_selector::SelectorOptions::Include(s)) if s.fields == ["no"]),
-            "{selector:?}"
-        );
+        assert!(matches!(selector, Some(q::with_payload_selector::SelectorOptions::Enable(false))), "{selector:?}");
     }
 
     // Entity filter: any of the listed entities.

@@ -1,6 +1,6 @@
 //! What a running server is configured with: the index, the response
-//! budget, the hidden-tool set and per-tool timeouts (environment overrides
-//! read once at start-up).
+//! budget, the hidden-tool set, per-tool timeouts and how many searches run
+//! at once (environment overrides read once at start-up).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -13,6 +13,8 @@ use crate::surface::registry::{TOOLS, ToolSpec};
 pub const HIDDEN_TOOLS_VARIABLE: &str = "EVIDENT_HIDDEN_TOOLS";
 /// Prefix of the per-tool timeout overrides, e.g. `EVIDENT_TIMEOUT_SEARCH_PASSAGES=5` (seconds).
 pub const TIMEOUT_VARIABLE_PREFIX: &str = "EVIDENT_TIMEOUT_";
+/// How many searching calls run at once (default: one more than the cores, at least two).
+pub const SEARCH_SLOTS_VARIABLE: &str = "EVIDENT_SEARCH_SLOTS";
 
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
@@ -26,6 +28,8 @@ pub struct ServeConfig {
     pub telemetry: Option<PathBuf>,
     /// Each tool's time limit: the registry's, or `EVIDENT_TIMEOUT_<TOOL>` read at start-up.
     timeouts: BTreeMap<&'static str, Duration>,
+    /// How many searching calls run at once (`mcp::admission`).
+    pub search_slots: usize,
 }
 
 impl ServeConfig {
@@ -43,6 +47,7 @@ impl ServeConfig {
                     (spec.name, timeout_from(spec, std::env::var(variable).ok().as_deref()))
                 })
                 .collect(),
+            search_slots: search_slots_from(std::env::var(SEARCH_SLOTS_VARIABLE).ok().as_deref()),
         }
     }
 
@@ -54,6 +59,14 @@ impl ServeConfig {
     /// The tools `tools/list` shows, in registry order.
     pub fn listed(&self) -> impl Iterator<Item = &'static ToolSpec> + '_ {
         TOOLS.iter().filter(|t| !self.hidden.contains(t.name))
+    }
+}
+
+/// The search slots: a positive count, else one more than the cores (at least two).
+fn search_slots_from(value: Option<&str>) -> usize {
+    match value.and_then(|v| v.trim().parse::<usize>().ok()) {
+        Some(slots) if slots > 0 => slots,
+        _ => super::admission::slots_for(std::thread::available_parallelism().map_or(1, usize::from)),
     }
 }
 
@@ -84,6 +97,15 @@ mod tests {
         assert_eq!(timeout_from(spec, Some(" 0.5 ")), Duration::from_millis(500));
         for bad in ["0", "-1", "NaN", "inf", "soon"] {
             assert_eq!(timeout_from(spec, Some(bad)), Duration::from_secs(spec.timeout_secs), "{bad}");
+        }
+    }
+
+    #[test]
+    fn search_slots_take_a_positive_override_and_fall_back_to_the_cores() {
+        let default = super::super::admission::slots_for(std::thread::available_parallelism().map_or(1, usize::from));
+        assert_eq!(search_slots_from(Some(" 3 ")), 3);
+        for bad in [None, Some(""), Some("0"), Some("-2"), Some("all")] {
+            assert_eq!(search_slots_from(bad), default, "{bad:?}");
         }
     }
 

@@ -2,6 +2,7 @@
 //! tools, serves the status and contract resources and the quick_start
 //! prompt. It never writes anything but protocol messages to stdout.
 
+mod admission;
 mod config;
 mod frames;
 mod prompt;

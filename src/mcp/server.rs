@@ -1,6 +1,7 @@
 //! The rmcp handler. Tool calls run on the blocking pool (the index readers
 //! are synchronous) under the tool's timeout, so calls proceed concurrently
-//! and a slow or panicking call never takes the server down.
+//! and a slow or panicking call never takes the server down; searching calls
+//! wait their turn first (`admission`), and that wait counts toward the timeout.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
@@ -15,6 +16,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::admission::Admission;
 use super::config::ServeConfig;
 use super::{prompt, resources};
 use crate::contract::tool_entry;
@@ -37,6 +39,7 @@ struct Inner {
     config: ServeConfig,
     tools: Vec<Tool>,
     telemetry: Option<Telemetry>,
+    admission: Admission,
 }
 
 #[derive(Clone)]
@@ -63,7 +66,8 @@ impl EvidentServer {
     pub fn new(index: IndexHandle, config: ServeConfig) -> Self {
         let tools = config.listed().map(to_tool).collect();
         let telemetry = config.telemetry.as_deref().and_then(Telemetry::start);
-        Self { inner: Arc::new(Inner { index, config, tools, telemetry }) }
+        let admission = Admission::with_slots(config.search_slots);
+        Self { inner: Arc::new(Inner { index, config, tools, telemetry, admission }) }
     }
 
     /// Runs one call to completion: the structured content, or a catalogued error.
@@ -76,10 +80,15 @@ impl EvidentServer {
         let spec = prepared.spec;
         let limit = self.inner.config.timeout(spec);
         let inner = Arc::clone(&self.inner);
-        let work = tokio::task::spawn_blocking(move || {
-            let index = inner.index.get()?;
-            dispatch::run(&index, prepared, inner.config.response_budget)
-        });
+        let work = async move {
+            let slot = inner.admission.admit(spec).await;
+            tokio::task::spawn_blocking(move || {
+                let _slot = slot;
+                let index = inner.index.get()?;
+                dispatch::run(&index, prepared, inner.config.response_budget)
+            })
+            .await
+        };
         match tokio::time::timeout(limit, work).await {
             Ok(Ok(result)) => result,
             Ok(Err(join)) => {

@@ -25,7 +25,9 @@ use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::stage;
 use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 use crate::text::Mention;
-use crate::vector::{Embedder, ModelInfo, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane};
+use crate::vector::{
+    Embedder, ModelInfo, PointNumbers, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane,
+};
 use deferred::Deferred;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -54,6 +56,7 @@ pub struct Searcher {
 struct VectorLane {
     embedder: Embedder,
     store: Box<dyn VectorStore>,
+    numbers: PointNumbers,
 }
 
 #[derive(Debug, Clone)]
@@ -180,6 +183,16 @@ const fn lane_stage(lane: Lane) -> &'static str {
     }
 }
 
+/// Each vector point's passage number, from the generation's passage ids
+/// (read on the lane's loading thread, with a connection of its own).
+fn point_numbers(store_path: &Path) -> std::result::Result<PointNumbers, String> {
+    let ids = Store::open(store_path).and_then(|store| store.passage_ids()).map_err(|e| {
+        tracing::warn!(error = %e, "cannot read the passage ids the vector lane maps its points to");
+        "the passage table could not be read (see the server log)".to_owned()
+    })?;
+    Ok(PointNumbers::new(&ids))
+}
+
 /// The entities the entity lane searches for: those of mentions whose alias
 /// names only one entity, less the corpus's authors (their evidence is their
 /// works, which rarely name them; the passages that do are about them, by others).
@@ -259,12 +272,13 @@ impl Searcher {
                         });
                     }
                     Ok(info) => {
-                        let (vm, generation_path, scratch) =
-                            (vm.clone(), generation.path.clone(), index.reader_scratch());
+                        let (vm, generation_path, scratch, store_path) =
+                            (vm.clone(), generation.path.clone(), index.reader_scratch(), generation.store_path());
                         Deferred::start("vector-lane", move || {
                             let embedder = Embedder::load_described(info).map_err(|e| e.0)?;
                             let store = open_store(&vm, &generation_path, &scratch).map_err(|e| e.0)?;
-                            Ok(VectorLane { embedder, store })
+                            let numbers = point_numbers(&store_path)?;
+                            Ok(VectorLane { embedder, store, numbers })
                         })
                     }
                 }
@@ -405,7 +419,7 @@ impl Searcher {
                     entity_ids: filters.entities.clone(),
                     years: filters.years,
                 };
-                vector_lane(&lane.embedder, lane.store.as_ref(), query, parsed, filter, depth)
+                vector_lane(&lane.embedder, lane.store.as_ref(), &lane.numbers, query, parsed, filter, depth)
                     .map_err(|e| Error::VectorLaneUnavailable(e.0))
             }
         }

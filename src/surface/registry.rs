@@ -26,6 +26,9 @@ pub struct ToolSpec {
     pub timeout_secs: u64,
     /// Registered and callable, but not listed (unless `EVIDENT_HIDDEN_TOOLS` says otherwise).
     pub hidden: bool,
+    /// Runs the retrieval lanes (and may embed the query): the server admits
+    /// such calls first come, first served, a few at a time (`mcp::admission`).
+    pub searches: bool,
 }
 
 impl std::fmt::Debug for ToolSpec {
@@ -156,6 +159,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 30,
         hidden: false,
+        searches: true,
     },
     ToolSpec {
         name: "get_passage",
@@ -167,6 +171,7 @@ pub static TOOLS: &[ToolSpec] = &[
         params: &[PASSAGE_ID],
         timeout_secs: 5,
         hidden: false,
+        searches: false,
     },
     ToolSpec {
         name: "get_context",
@@ -182,6 +187,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 5,
         hidden: false,
+        searches: false,
     },
     ToolSpec {
         name: "resolve_entity",
@@ -198,6 +204,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 5,
         hidden: false,
+        searches: false,
     },
     ToolSpec {
         name: "get_concept",
@@ -213,6 +220,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ), CURSOR],
         timeout_secs: 5,
         hidden: false,
+        searches: false,
     },
     ToolSpec {
         name: "find_concept_evidence",
@@ -233,6 +241,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 30,
         hidden: false,
+        searches: true,
     },
     ToolSpec {
         name: "trace_concept",
@@ -250,6 +259,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 60,
         hidden: false,
+        searches: true,
     },
     ToolSpec {
         name: "compare_concepts",
@@ -268,6 +278,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 60,
         hidden: false,
+        searches: true,
     },
     ToolSpec {
         name: "trace_source",
@@ -279,6 +290,7 @@ pub static TOOLS: &[ToolSpec] = &[
         params: &[PASSAGE_ID],
         timeout_secs: 5,
         hidden: false,
+        searches: false,
     },
     ToolSpec {
         name: "terminology_lookup",
@@ -296,6 +308,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 5,
         hidden: false,
+        searches: false,
     },
     ToolSpec {
         name: "lane_search",
@@ -314,6 +327,7 @@ pub static TOOLS: &[ToolSpec] = &[
         ],
         timeout_secs: 30,
         hidden: true,
+        searches: true,
     },
 ];
 

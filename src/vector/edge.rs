@@ -14,11 +14,9 @@ use std::path::Path;
 
 use super::private_copy::PrivateCopy;
 use super::store::{
-    INTEGER_FIELDS, KEYWORD_FIELDS, NO_FIELD, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore,
-    point_id, ranked,
+    INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id,
 };
 use super::unavailable::Unavailable;
-use crate::passage::PassageNo;
 
 pub struct EdgeStore {
     // Declared before `_private` so the shard closes before its copy is deleted.
@@ -108,10 +106,6 @@ fn passage_id_of(payload: Option<&Payload>) -> Option<String> {
     payload?.0.get("passage_id")?.as_str().map(str::to_owned)
 }
 
-fn number_of(payload: Option<&Payload>) -> Option<PassageNo> {
-    payload?.0.get(NO_FIELD)?.as_u64().and_then(|n| u32::try_from(n).ok()).map(PassageNo)
-}
-
 impl VectorStore for EdgeStore {
     fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable> {
         let points = points
@@ -136,14 +130,12 @@ impl VectorStore for EdgeStore {
         self.shard.flush().map_err(fail("flush"))
     }
 
-    fn search(&self, query: &VectorQuery) -> Result<Vec<(PassageNo, f32)>, Unavailable> {
+    fn search(&self, query: &VectorQuery) -> Result<Vec<(u64, f32)>, Unavailable> {
         let filter = to_filter(&query.filter)?;
         let params =
             Some(SearchParams { hnsw_ef: Some(self.tuning.hnsw_ef), exact: self.tuning.exact, ..Default::default() });
         let mut request = QueryRequest::new(query.limit);
-        // A search needs only each point's passage number.
-        let number = NO_FIELD.try_into().map_err(|_| Unavailable(format!("bad payload field {NO_FIELD}")))?;
-        request.with_payload = WithPayloadInterface::Fields(vec![number]);
+        request.with_payload = WithPayloadInterface::Bool(false);
         match query.vectors.as_slice() {
             [] => return Ok(Vec::new()),
             [only] => {
@@ -166,7 +158,13 @@ impl VectorStore for EdgeStore {
             }
         }
         let points = self.shard.query(request).map_err(fail("query"))?;
-        Ok(ranked(points.into_iter().filter_map(|p| Some((number_of(p.payload.as_ref())?, p.score))).collect()))
+        Ok(points
+            .into_iter()
+            .filter_map(|p| match p.id {
+                PointId::NumId(id) => Some((id, p.score)),
+                PointId::Uuid(_) => None,
+            })
+            .collect())
     }
 
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable> {

@@ -37,21 +37,34 @@ pub struct Embedder {
     recent: Mutex<Recent>,
 }
 
-/// The vectors of the last `QUERY_CACHE` texts embedded one by one, oldest evicted first.
+/// How many query texts' vectors are kept by default, oldest evicted first.
 pub const QUERY_CACHE: usize = 256;
 
-#[derive(Default)]
+/// Overrides `QUERY_CACHE` (`0` keeps none: every query is embedded, as a
+/// benchmark of the embedder needs).
+pub const QUERY_CACHE_VARIABLE: &str = "EVIDENT_QUERY_CACHE";
+
+/// The cache size a value of `QUERY_CACHE_VARIABLE` asks for; the default when unset or not a count.
+fn query_cache_capacity(value: Option<&str>) -> usize {
+    value.and_then(|v| v.trim().parse().ok()).unwrap_or(QUERY_CACHE)
+}
+
 struct Recent {
+    capacity: usize,
     vectors: std::collections::HashMap<String, Vec<f32>>,
     order: std::collections::VecDeque<String>,
 }
 
 impl Recent {
+    fn new(capacity: usize) -> Self {
+        Self { capacity, vectors: Default::default(), order: Default::default() }
+    }
+
     fn insert(&mut self, text: &str, vector: &[f32]) {
-        if self.vectors.contains_key(text) {
+        if self.capacity == 0 || self.vectors.contains_key(text) {
             return;
         }
-        if self.order.len() >= QUERY_CACHE
+        if self.order.len() >= self.capacity
             && let Some(oldest) = self.order.pop_front()
         {
             self.vectors.remove(&oldest);
@@ -90,9 +103,14 @@ impl Embedder {
             let model =
                 UserDefinedEmbeddingModel::new(described.read_file("model.onnx")?, described.tokenizer_files()?)
                     .with_pooling(pooling.clone());
+            // The runtime's threads wait asleep, not spinning: a spinning thread
+            // takes a core the other searches in flight need (16 clients on two
+            // cores, p99 164 → 127 ms; with spinning only inside a run, the
+            // 16-client p50 was 40 % higher; one client, within the noise).
             let options = InitOptionsUserDefined::new()
                 .with_environment(environment.clone())
-                .with_max_length(described.max_length);
+                .with_max_length(described.max_length)
+                .with_session_config("session.intra_op.allow_spinning", "0");
             TextEmbedding::try_new_from_user_defined(model, options)
                 .map_err(|e| Unavailable(format!("embedding model could not be loaded ({e})")))
         };
@@ -106,7 +124,7 @@ impl Embedder {
             capacity,
             next: AtomicUsize::new(0),
             growing: AtomicBool::new(false),
-            recent: Mutex::new(Recent::default()),
+            recent: Mutex::new(Recent::new(query_cache_capacity(std::env::var(QUERY_CACHE_VARIABLE).ok().as_deref()))),
         })
     }
 
@@ -206,7 +224,7 @@ mod tests {
 
     #[test]
     fn recent_vectors_keep_the_last_texts_and_evict_the_oldest() {
-        let mut recent = Recent::default();
+        let mut recent = Recent::new(QUERY_CACHE);
         for i in 0..QUERY_CACHE + 2 {
             recent.insert(&format!("q{i}"), &[i as f32]);
         }
@@ -215,5 +233,16 @@ mod tests {
         assert!(!recent.vectors.contains_key("q0") && !recent.vectors.contains_key("q1"));
         assert_eq!(recent.vectors["q5"], [5.0]);
         assert_eq!(recent.order.len(), QUERY_CACHE);
+    }
+
+    #[test]
+    fn a_cache_of_zero_keeps_nothing_and_a_bad_size_keeps_the_default() {
+        let mut none = Recent::new(query_cache_capacity(Some("0")));
+        none.insert("q", &[1.0]);
+        assert!(none.vectors.is_empty() && none.order.is_empty());
+        assert_eq!(query_cache_capacity(Some(" 16 ")), 16);
+        for bad in [None, Some(""), Some("-1"), Some("many")] {
+            assert_eq!(query_cache_capacity(bad), QUERY_CACHE, "{bad:?}");
+        }
     }
 }

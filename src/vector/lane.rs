@@ -1,8 +1,8 @@
 //! The vector lane: embed the query (and each quoted phrase), search the store
-//! with the request's filters, return a ranked list of passage ids.
+//! with the request's filters, return a ranked list of passage numbers.
 
 use super::embedder::Embedder;
-use super::store::{VectorFilter, VectorQuery, VectorStore};
+use super::store::{PointNumbers, VectorFilter, VectorQuery, VectorStore};
 use super::unavailable::Unavailable;
 use crate::lane::ParsedQuery;
 use crate::lane::{Lane, LaneHits};
@@ -10,6 +10,7 @@ use crate::lane::{Lane, LaneHits};
 pub fn search(
     embedder: &Embedder,
     store: &dyn VectorStore,
+    numbers: &PointNumbers,
     raw_query: &str,
     parsed: &ParsedQuery,
     filter: VectorFilter,
@@ -28,6 +29,7 @@ pub fn search(
         let _stage = crate::stage::enter("embed");
         embedder.embed_queries(&texts)?
     };
+    let _stage = crate::stage::enter("vector.store");
     let scored = store.search(&VectorQuery { vectors, filter, limit: depth.max(1) })?;
-    Ok(LaneHits::from_scored(Lane::Vector, scored))
+    Ok(LaneHits::from_scored(Lane::Vector, numbers.rank(scored)))
 }

@@ -27,6 +27,8 @@ pub use open::open_store;
 pub use runtime::{ModelInfo, ModelKind, PoolingKind, default_models_dir};
 pub use server::ServerStore;
 pub use settings::VectorManifest;
-pub use store::{EXACT_SEARCH_MAX_POINTS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
+pub use store::{
+    EXACT_SEARCH_MAX_POINTS, PointNumbers, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id,
+};
 pub use synthetic::unit_vector as synthetic_vector;
 pub use unavailable::Unavailable;

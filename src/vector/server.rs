@@ -4,21 +4,21 @@
 //! collection the serving generation reads.
 
 use qdrant_client::Qdrant;
+use qdrant_client::qdrant::point_id::PointIdOptions;
 use qdrant_client::qdrant::value::Kind;
 use qdrant_client::qdrant::{
     Condition, CountPointsBuilder, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder, Distance, FieldType,
-    Filter, Fusion, GetPointsBuilder, PayloadIncludeSelector, PointId, PointStruct, PrefetchQueryBuilder, Query,
-    QueryPointsBuilder, SearchParamsBuilder, UpsertPointsBuilder, Value, VectorParamsBuilder, VectorsOutput,
+    Filter, Fusion, GetPointsBuilder, PointId, PointStruct, PrefetchQueryBuilder, Query, QueryPointsBuilder,
+    SearchParamsBuilder, UpsertPointsBuilder, Value, VectorParamsBuilder, VectorsOutput,
 };
 use std::collections::HashMap;
 
 use super::settings::API_KEY_VARIABLE;
 use super::store::{
     INTEGER_FIELDS, KEYWORD_FIELDS, NO_FIELD, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore,
-    point_id, ranked,
+    point_id,
 };
 use super::unavailable::Unavailable;
-use crate::passage::PassageNo;
 
 pub struct ServerStore {
     client: Qdrant,
@@ -145,13 +145,6 @@ fn passage_id_of(payload: &HashMap<String, Value>) -> Option<String> {
     }
 }
 
-fn number_of(payload: &HashMap<String, Value>) -> Option<PassageNo> {
-    match &payload.get(NO_FIELD)?.kind {
-        Some(Kind::IntegerValue(n)) => u32::try_from(*n).ok().map(PassageNo),
-        _ => None,
-    }
-}
-
 fn dense(vectors: Option<VectorsOutput>) -> Option<Vec<f32>> {
     match vectors?.get_vector()? {
         qdrant_client::qdrant::vector_output::Vector::Dense(d) => Some(d.data),
@@ -177,13 +170,11 @@ impl VectorStore for ServerStore {
         Ok(())
     }
 
-    fn search(&self, query: &VectorQuery) -> Result<Vec<(PassageNo, f32)>, Unavailable> {
+    fn search(&self, query: &VectorQuery) -> Result<Vec<(u64, f32)>, Unavailable> {
         let filter = to_filter(&query.filter);
         let params = SearchParamsBuilder::default().hnsw_ef(self.tuning.hnsw_ef as u64).exact(self.tuning.exact);
-        // A search needs only each point's passage number.
-        let mut request = QueryPointsBuilder::new(&self.collection)
-            .limit(query.limit as u64)
-            .with_payload(PayloadIncludeSelector::new(vec![NO_FIELD.to_owned()]));
+        // A search needs only each point's id.
+        let mut request = QueryPointsBuilder::new(&self.collection).limit(query.limit as u64).with_payload(false);
         match query.vectors.as_slice() {
             [] => return Ok(Vec::new()),
             [only] => {
@@ -207,7 +198,14 @@ impl VectorStore for ServerStore {
             }
         }
         let response = self.runtime.block_on(self.client.query(request)).map_err(fail("query"))?;
-        Ok(ranked(response.result.into_iter().filter_map(|p| Some((number_of(&p.payload)?, p.score))).collect()))
+        Ok(response
+            .result
+            .into_iter()
+            .filter_map(|p| match p.id?.point_id_options? {
+                PointIdOptions::Num(id) => Some((id, p.score)),
+                PointIdOptions::Uuid(_) => None,
+            })
+            .collect())
     }
 
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable> {

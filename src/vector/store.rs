@@ -32,7 +32,8 @@ impl SearchTuning {
 pub const KEYWORD_FIELDS: &[&str] = &["passage_id", "document_id", "work", "language", "entity_ids"];
 pub const INTEGER_FIELDS: &[&str] = &["year"];
 
-/// The payload field holding a point's passage number: what a search returns.
+/// The payload field holding a point's passage number in its generation (a
+/// search reads no payload: readers map point ids with `PointNumbers`).
 pub const NO_FIELD: &str = "no";
 
 /// A passage's vector and the payload filters need.
@@ -104,8 +105,9 @@ pub trait VectorStore: Send + Sync {
     fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable>;
     /// Makes everything written durable and searchable at full speed (builds the HNSW graph).
     fn finish(&self) -> Result<(), Unavailable>;
-    /// (passage number, similarity) best first; ties by number (so by passage id).
-    fn search(&self, query: &VectorQuery) -> Result<Vec<(PassageNo, f32)>, Unavailable>;
+    /// (point id, similarity) of the nearest points, no payload read: the
+    /// lane turns ids into passage numbers with `PointNumbers`.
+    fn search(&self, query: &VectorQuery) -> Result<Vec<(u64, f32)>, Unavailable>;
     /// Stored vectors of the given passages (absent ones are left out).
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable>;
     fn count(&self) -> Result<usize, Unavailable>;
@@ -118,6 +120,40 @@ pub fn point_id(passage_id: &str) -> u64 {
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&digest[..8]);
     u64::from_be_bytes(bytes)
+}
+
+/// Each point's passage number, kept in memory by a reader: a search returns
+/// point ids alone, since reading each hit's payload for its number took
+/// about a fifth of the store's search time (SciFact, 100 hits: p50 2.09 →
+/// 1.73 ms, mean 2.79 → 1.90 ms). 12 bytes a passage.
+#[derive(Debug, Default)]
+pub struct PointNumbers {
+    /// (point id, number), sorted by point id.
+    sorted: Vec<(u64, PassageNo)>,
+}
+
+impl PointNumbers {
+    /// From every passage id of a generation, indexed by number.
+    pub fn new(passage_ids: &[String]) -> Self {
+        let mut sorted: Vec<(u64, PassageNo)> = passage_ids
+            .iter()
+            .enumerate()
+            .filter_map(|(no, id)| Some((point_id(id), PassageNo(u32::try_from(no).ok()?))))
+            .collect();
+        sorted.sort_unstable();
+        Self { sorted }
+    }
+
+    pub fn number(&self, point: u64) -> Option<PassageNo> {
+        let at = self.sorted.binary_search_by_key(&point, |(p, _)| *p).ok()?;
+        Some(self.sorted[at].1)
+    }
+
+    /// (passage number, similarity) best first, ties by number (so by passage
+    /// id); a point that is no passage of the generation is left out.
+    pub fn rank(&self, scored: Vec<(u64, f32)>) -> Vec<(PassageNo, f32)> {
+        ranked(scored.into_iter().filter_map(|(point, score)| Some((self.number(point)?, score))).collect())
+    }
 }
 
 /// Sorts (key, score) best first, ties by key, so results are reproducible.
@@ -136,6 +172,23 @@ mod tests {
         assert_ne!(point_id("p.a.0001"), point_id("p.a.0002"));
         // Pinned: changing the scheme would orphan every stored point.
         assert_eq!(point_id("p.a.0001"), u64::from_be_bytes(Sha256::digest(b"p.a.0001")[..8].try_into().unwrap()));
+    }
+
+    #[test]
+    fn point_numbers_map_ids_back_and_rank_ties_by_number() {
+        let ids: Vec<String> = ["p.a.0001", "p.a.0002", "p.b.0001"].map(String::from).to_vec();
+        let numbers = PointNumbers::new(&ids);
+        for (no, id) in ids.iter().enumerate() {
+            assert_eq!(numbers.number(point_id(id)), Some(PassageNo(no as u32)), "{id}");
+        }
+        assert_eq!(numbers.number(point_id("p.z.9999")), None);
+        let scored = vec![
+            (point_id("p.b.0001"), 0.5),
+            (point_id("p.z.9999"), 0.9),
+            (point_id("p.a.0002"), 0.5),
+            (point_id("p.a.0001"), 0.7),
+        ];
+        assert_eq!(numbers.rank(scored), vec![(PassageNo(0), 0.7), (PassageNo(1), 0.5), (PassageNo(2), 0.5)]);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub fn start_with(index: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_evident"));
     cmd.arg("serve").arg("--index").arg(path(index)).args(args);
     cmd.env_remove("EVIDENT_FAILPOINT").env_remove("EVIDENT_HIDDEN_TOOLS").env_remove("EVIDENT_RESPONSE_BUDGET");
+    cmd.env_remove("EVIDENT_SEARCH_SLOTS").env_remove("EVIDENT_QUERY_CACHE");
     for (k, v) in env {
         cmd.env(k, v);
     }
