@@ -83,6 +83,43 @@ fn eval_reports_trec_style_metrics_and_writes_outputs() {
 }
 
 /// A second tiny collection on other topics: its queries are off-corpus for the first.
+#[test]
+fn eval_keeps_the_model_an_index_was_built_with() {
+    // A BEIR directory's default model is bge-small-en; an index built with
+    // another model is measured as it is, not re-embedded with the default.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("tiny");
+    collection(&root);
+    let index = tmp.path().join("idx");
+    let model_of = || {
+        let current = std::fs::read_to_string(index.join("CURRENT")).unwrap();
+        let manifest = index.join("generations").join(current.trim()).join("manifest.json");
+        let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(manifest).unwrap()).unwrap();
+        manifest["vector"]["model"].as_str().unwrap().to_owned()
+    };
+    let built =
+        run(&["index", "build", path(&root), "--index", path(&index), "--model", "all-MiniLM-L6-v2", "--quiet"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert_eq!(model_of(), "all-MiniLM-L6-v2");
+    let out = run(&["eval", "--collection", path(&root), "--index", path(&index), "--mode", "vector", "--quiet"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(model_of(), "all-MiniLM-L6-v2", "eval without --model kept the index's model");
+    let out = run(&[
+        "eval",
+        "--collection",
+        path(&root),
+        "--index",
+        path(&index),
+        "--mode",
+        "vector",
+        "--model",
+        "bge-small-en",
+        "--quiet",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(model_of(), "bge-small-en", "--model still chooses");
+}
+
 fn other_collection(root: &std::path::Path) {
     write(
         root,

@@ -9,7 +9,7 @@ use super::metrics::{mrr_at, ndcg_at, percentile, recall_at};
 use super::report::{ModeReport, QueryResult, Report};
 use crate::error::Result;
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
-use crate::index::{BuildOptions, BuildSummary, build};
+use crate::index::{BuildOptions, BuildSummary, IndexDir, Manifest, build};
 use crate::lane::{LaneHit, LaneHits};
 use crate::passage::{PassageNo, document_of};
 use crate::rerank::{Rerank, order_by_scores};
@@ -40,7 +40,10 @@ pub struct EvalOptions {
     pub quiet: bool,
 }
 
-/// Builds (or incrementally reuses) the index of a BEIR collection.
+/// Builds (or incrementally reuses) the index of a BEIR collection, with the
+/// model asked for, else the model the index already has: an eval measures
+/// the index it is given, and a BEIR directory's default model would
+/// otherwise re-embed an index built with `--model` into another one.
 pub(super) fn build_collection_index(
     collection: &Path,
     index: &Path,
@@ -54,8 +57,14 @@ pub(super) fn build_collection_index(
         quiet,
         max_document_bytes: None,
         models_dir,
-        model,
+        model: model.or_else(|| model_of(index)),
     })
+}
+
+/// The embedding model of the index's serving generation, if it has one.
+fn model_of(index: &Path) -> Option<String> {
+    let generation = IndexDir::open(index).ok()?.current().ok()??;
+    Some(Manifest::read(&generation.manifest_path()).ok()?.vector?.model)
 }
 
 pub fn evaluate(options: &EvalOptions) -> Result<Report> {
