@@ -118,6 +118,22 @@ fn eval_keeps_the_model_an_index_was_built_with() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(model_of(), "bge-small-en", "--model still chooses");
+    // Its model missing (an empty models directory), the index is rebuilt as a new one would be: without vectors.
+    let empty = tmp.path().join("no-models");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = run(&[
+        "eval",
+        "--collection",
+        path(&root),
+        "--index",
+        path(&index),
+        "--mode",
+        "lexical",
+        "--models-dir",
+        path(&empty),
+        "--quiet",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
 fn other_collection(root: &std::path::Path) {

@@ -15,6 +15,7 @@ use crate::passage::{PassageNo, document_of};
 use crate::rerank::{Rerank, order_by_scores};
 use crate::routing::RetrievalMode;
 use crate::search::{SearchRequest, Searcher};
+use crate::vector::{ModelInfo, default_models_dir};
 
 /// Documents ranked per query (Recall@100 needs 100).
 const RANKED_DOCUMENTS: usize = 100;
@@ -56,15 +57,19 @@ pub(super) fn build_collection_index(
         index_dir: index.to_owned(),
         quiet,
         max_document_bytes: None,
+        model: model.or_else(|| installed_model_of(index, models_dir.as_deref())),
         models_dir,
-        model: model.or_else(|| model_of(index)),
     })
 }
 
-/// The embedding model of the index's serving generation, if it has one.
-fn model_of(index: &Path) -> Option<String> {
+/// The embedding model of the index's serving generation, if it has one and
+/// it is installed (without it the build goes on as it would for a new
+/// index: the default model, or no vectors when that is missing too).
+fn installed_model_of(index: &Path, models_dir: Option<&Path>) -> Option<String> {
     let generation = IndexDir::open(index).ok()?.current().ok()??;
-    Some(Manifest::read(&generation.manifest_path()).ok()?.vector?.model)
+    let model = Manifest::read(&generation.manifest_path()).ok()?.vector?.model;
+    let models_dir = models_dir.map_or_else(default_models_dir, Path::to_owned);
+    ModelInfo::read(&models_dir, &model).is_ok().then_some(model)
 }
 
 pub fn evaluate(options: &EvalOptions) -> Result<Report> {
