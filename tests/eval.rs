@@ -35,6 +35,12 @@ fn collection(root: &std::path::Path) {
     write(root, "qrels/test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t2\nq2\td3\t1\n");
 }
 
+/// `evident eval` of `root` into `index` with the flags that follow.
+fn eval(root: &std::path::Path, index: &std::path::Path, flags: &[&str]) -> Run {
+    let args = [&["eval", "--collection", path(root), "--index", path(index)][..], flags, &["--quiet"]].concat();
+    run(&args)
+}
+
 #[test]
 fn eval_reports_trec_style_metrics_and_writes_outputs() {
     let tmp = tempfile::tempdir().unwrap();
@@ -42,22 +48,11 @@ fn eval_reports_trec_style_metrics_and_writes_outputs() {
     collection(&root);
     let (json, plot, runs, index) =
         (tmp.path().join("r.json"), tmp.path().join("r.svg"), tmp.path().join("runs"), tmp.path().join("idx"));
-    let out = run(&[
-        "eval",
-        "--collection",
-        path(&root),
-        "--index",
-        path(&index),
-        "--mode",
-        "all",
-        "--json",
-        path(&json),
-        "--plot",
-        path(&plot),
-        "--trec-dir",
-        path(&runs),
-        "--quiet",
-    ]);
+    let out = eval(
+        &root,
+        &index,
+        &["--mode", "all", "--json", path(&json), "--plot", path(&plot), "--trec-dir", path(&runs)],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("tiny: 3 documents, 3 passages, 2 queries"), "{}", out.stdout);
     for mode in ["lexical", "vector", "hybrid"] {
@@ -91,49 +86,23 @@ fn eval_keeps_the_model_an_index_was_built_with() {
     let root = tmp.path().join("tiny");
     collection(&root);
     let index = tmp.path().join("idx");
-    let model_of = || {
-        let current = std::fs::read_to_string(index.join("CURRENT")).unwrap();
-        let manifest = index.join("generations").join(current.trim()).join("manifest.json");
-        let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(manifest).unwrap()).unwrap();
-        manifest["vector"]["model"].as_str().unwrap().to_owned()
-    };
+    let model_of = || manifest(&index)["vector"]["model"].clone();
     let built =
         run(&["index", "build", path(&root), "--index", path(&index), "--model", "all-MiniLM-L6-v2", "--quiet"]);
     assert_eq!(built.code, 0, "{}", built.stderr);
     assert_eq!(model_of(), "all-MiniLM-L6-v2");
-    let out = run(&["eval", "--collection", path(&root), "--index", path(&index), "--mode", "vector", "--quiet"]);
+    let out = eval(&root, &index, &["--mode", "vector"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(model_of(), "all-MiniLM-L6-v2", "eval without --model kept the index's model");
-    let out = run(&[
-        "eval",
-        "--collection",
-        path(&root),
-        "--index",
-        path(&index),
-        "--mode",
-        "vector",
-        "--model",
-        "bge-small-en",
-        "--quiet",
-    ]);
+    let out = eval(&root, &index, &["--mode", "vector", "--model", "bge-small-en"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(model_of(), "bge-small-en", "--model still chooses");
     // Its model missing (an empty models directory), the index is rebuilt as a new one would be: without vectors.
     let empty = tmp.path().join("no-models");
     std::fs::create_dir_all(&empty).unwrap();
-    let out = run(&[
-        "eval",
-        "--collection",
-        path(&root),
-        "--index",
-        path(&index),
-        "--mode",
-        "lexical",
-        "--models-dir",
-        path(&empty),
-        "--quiet",
-    ]);
+    let out = eval(&root, &index, &["--mode", "lexical", "--models-dir", path(&empty)]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(manifest(&index)["vector"].is_null(), "{}", manifest(&index)["vector"]);
 }
 
 fn other_collection(root: &std::path::Path) {
@@ -163,23 +132,21 @@ fn eval_verdicts_labels_questions_and_reports_the_table() {
         ),
     );
     let (json, plot, index) = (tmp.path().join("v.json"), tmp.path().join("v.svg"), tmp.path().join("idx"));
-    let out = run(&[
-        "eval",
-        "--verdicts",
-        "--collection",
-        path(&own),
-        "--index",
-        path(&index),
-        "--against",
-        path(&other),
-        "--paraphrases",
-        path(&questions),
-        "--json",
-        path(&json),
-        "--plot",
-        path(&plot),
-        "--quiet",
-    ]);
+    let out = eval(
+        &own,
+        &index,
+        &[
+            "--verdicts",
+            "--against",
+            path(&other),
+            "--paraphrases",
+            path(&questions),
+            "--json",
+            path(&json),
+            "--plot",
+            path(&plot),
+        ],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("SUPPORTED precision"), "{}", out.stdout);
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();

@@ -24,6 +24,11 @@ pub fn slots_for(cores: usize) -> usize {
     (cores + 1).max(2)
 }
 
+/// How many searches run at once on this machine.
+pub fn default_slots() -> usize {
+    slots_for(std::thread::available_parallelism().map_or(1, usize::from))
+}
+
 impl Admission {
     pub fn with_slots(slots: usize) -> Self {
         Self { gate: Arc::new(Semaphore::new(slots.max(1))) }

@@ -66,7 +66,7 @@ impl ServeConfig {
 fn search_slots_from(value: Option<&str>) -> usize {
     match value.and_then(|v| v.trim().parse::<usize>().ok()) {
         Some(slots) if slots > 0 => slots,
-        _ => super::admission::slots_for(std::thread::available_parallelism().map_or(1, usize::from)),
+        _ => super::admission::default_slots(),
     }
 }
 
@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn search_slots_take_a_positive_override_and_fall_back_to_the_cores() {
-        let default = super::super::admission::slots_for(std::thread::available_parallelism().map_or(1, usize::from));
+        let default = super::super::admission::default_slots();
         assert_eq!(search_slots_from(Some(" 3 ")), 3);
         for bad in [None, Some(""), Some("0"), Some("-2"), Some("all")] {
             assert_eq!(search_slots_from(bad), default, "{bad:?}");
