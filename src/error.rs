@@ -130,6 +130,35 @@ pub enum Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+impl Error {
+    /// Whether the error is the index's state rather than a bug: missing,
+    /// foreign or damaged, including a metadata store or lexical index damaged
+    /// under a running server. Decided here, beside the engines' error types,
+    /// so the tool surface never matches an engine's errors itself.
+    pub fn is_index_unreadable(&self) -> bool {
+        match self {
+            Error::IndexMissing(_)
+            | Error::NotAnIndex { .. }
+            | Error::IndexCorrupt { .. }
+            | Error::ModelMismatch { .. } => true,
+            Error::Store(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                rusqlite::ErrorCode::DatabaseCorrupt
+                    | rusqlite::ErrorCode::NotADatabase
+                    | rusqlite::ErrorCode::CannotOpen
+                    | rusqlite::ErrorCode::SystemIoFailure
+            ),
+            Error::Lexical(e) => matches!(
+                e,
+                tantivy::TantivyError::IoError(_)
+                    | tantivy::TantivyError::DataCorruption(_)
+                    | tantivy::TantivyError::OpenReadError(_)
+            ),
+            _ => false,
+        }
+    }
+}
+
 /// Attaches a path to an `io::Error`, so messages always name the file.
 pub trait IoContext<T> {
     fn at(self, path: impl Into<PathBuf>) -> Result<T>;
@@ -138,5 +167,27 @@ pub trait IoContext<T> {
 impl<T> IoContext<T> for std::io::Result<T> {
     fn at(self, path: impl Into<PathBuf>) -> Result<T> {
         self.map_err(|source| Error::Io { path: path.into(), source })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_damaged_metadata_store_is_the_index_state_not_a_bug() {
+        let corrupt = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+            Some("database disk image is malformed".into()),
+        );
+        assert!(Error::Store(corrupt).is_index_unreadable());
+        let other = rusqlite::Error::InvalidQuery;
+        assert!(!Error::Store(other).is_index_unreadable());
+    }
+
+    #[test]
+    fn a_damaged_lexical_index_is_the_index_state_not_a_bug() {
+        let truncated = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read past the end of an index file");
+        assert!(Error::Lexical(tantivy::TantivyError::from(truncated)).is_index_unreadable());
     }
 }

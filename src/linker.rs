@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::corpus::Entity;
+use crate::text::possessive_base;
 pub use crate::text::{Mention, normalized_words};
 
 struct Pattern {
@@ -76,7 +77,7 @@ impl Linker {
         let mut i = 0;
         while i < words.len() {
             // A possessive mentions its name ("Darwin's view" mentions Darwin).
-            let base = words[i].strip_suffix("'s");
+            let base = possessive_base(&words[i]);
             let best = tables
                 .iter()
                 .flat_map(|t| std::iter::once(words[i].as_str()).chain(base).filter_map(|w| t.get(w)))
@@ -113,8 +114,7 @@ impl Linker {
 fn matches_at(words: &[String], tokens: &[String]) -> bool {
     words.len() >= tokens.len()
         && tokens.iter().zip(words).enumerate().all(|(j, (token, word))| {
-            word == token
-                || (j + 1 == tokens.len() && word.strip_suffix("'s").is_some_and(|base| base == token.as_str()))
+            word == token || (j + 1 == tokens.len() && possessive_base(word).is_some_and(|base| base == token.as_str()))
         })
 }
 

@@ -7,7 +7,6 @@
 //! depend on which other passages were fused with it (the model's int8
 //! activations are quantised per batch).
 
-use serde::Serialize;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -15,37 +14,7 @@ use fastembed::{RerankInitOptionsUserDefined, TextRerank, UserDefinedRerankingMo
 
 use crate::vector::{ModelInfo, ModelKind, Unavailable};
 
-/// What reorders the fused list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Rerank {
-    /// The fused order stands.
-    #[default]
-    None,
-    /// The cross-encoder `CROSS_ENCODER_MODEL` reorders the fused top N.
-    CrossEncoder,
-}
-
-impl Rerank {
-    pub const ALL: [Rerank; 2] = [Rerank::None, Rerank::CrossEncoder];
-    /// The names, in `ALL` order: the `rerank` parameter's choices and the CLI's values.
-    pub const NAMES: [&'static str; 2] = crate::text::names_of!(Self::ALL, 2);
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Rerank::None => "none",
-            Rerank::CrossEncoder => "cross_encoder",
-        }
-    }
-}
-
-impl std::str::FromStr for Rerank {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::text::parse_named(&Self::ALL, Self::as_str, s, "reranker")
-    }
-}
+pub use crate::routing::Rerank;
 
 /// The installed name of the cross-encoder (`scripts/fetch_model.py --model …`).
 pub const CROSS_ENCODER_MODEL: &str = "ms-marco-MiniLM-L-12-v2";

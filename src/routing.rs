@@ -56,6 +56,39 @@ impl std::fmt::Display for RetrievalMode {
     }
 }
 
+/// What reorders the fused list (a choice of policy, like the mode; the
+/// model behind it lives in `rerank`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rerank {
+    /// The fused order stands.
+    #[default]
+    None,
+    /// The cross-encoder `rerank::CROSS_ENCODER_MODEL` reorders the fused top N.
+    CrossEncoder,
+}
+
+impl Rerank {
+    pub const ALL: [Rerank; 2] = [Rerank::None, Rerank::CrossEncoder];
+    /// The names, in `ALL` order: the `rerank` parameter's choices and the CLI's values.
+    pub const NAMES: [&'static str; 2] = crate::text::names_of!(Self::ALL, 2);
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Rerank::None => "none",
+            Rerank::CrossEncoder => "cross_encoder",
+        }
+    }
+}
+
+impl std::str::FromStr for Rerank {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::text::parse_named(&Self::ALL, Self::as_str, s, "reranker")
+    }
+}
+
 /// When a rule applies (checked in table order; the first match wins).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -142,6 +175,9 @@ pub const RULES: &[RoutingRule] = &[
 pub struct QuerySignals {
     pub quoted_phrase: bool,
     pub resolved_concept: bool,
+    /// The query is quoted phrases and nothing else: the exact and the lexical
+    /// lane would run one identical phrase query.
+    pub phrases_only: bool,
 }
 
 /// The lanes to run: the rule that fired and its lanes. A forced `vector`
@@ -160,7 +196,12 @@ pub fn without_vector(rule: &str) -> &'static [(Lane, f64)] {
     RULES.iter().find(|r| r.id == rule).map_or(&[], |r| r.without_vector)
 }
 
-pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: bool) -> Route {
+/// `vector_enabled` is asked only when the rule that fires runs the vector
+/// lane: it may wait for the lane to load, which a lexical search never does.
+/// A phrase-only query runs its phrase query once, in the exact lane (the
+/// lexical lane would find the same passages in the same order and count as a
+/// second, independent lane).
+pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: impl FnOnce() -> bool) -> Route {
     let rule = RULES
         .iter()
         .filter(|r| r.mode == mode)
@@ -172,9 +213,16 @@ pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: bool) -
         .unwrap_or(&RULES[RULES.len() - 1]);
     let forced_vector = mode == RetrievalMode::Vector;
     let has_vector = rule.lanes.iter().any(|(l, _)| *l == Lane::Vector);
+    let vector_enabled = has_vector && !forced_vector && vector_enabled();
     let vector_dropped = has_vector && !vector_enabled && !forced_vector;
-    let mut lanes: Vec<(Lane, f64)> =
-        rule.lanes.iter().copied().filter(|(l, _)| *l != Lane::Vector || vector_enabled || forced_vector).collect();
+    let has_exact = rule.lanes.iter().any(|(l, _)| *l == Lane::Exact);
+    let mut lanes: Vec<(Lane, f64)> = rule
+        .lanes
+        .iter()
+        .copied()
+        .filter(|(l, _)| *l != Lane::Vector || vector_enabled || forced_vector)
+        .filter(|(l, _)| !(*l == Lane::Lexical && has_exact && signals.phrases_only))
+        .collect();
     if vector_dropped {
         lanes.extend_from_slice(rule.without_vector);
     }
@@ -200,24 +248,37 @@ mod tests {
 
     #[test]
     fn auto_follows_the_table() {
-        let phrase = QuerySignals { quoted_phrase: true, resolved_concept: true };
-        assert_eq!(route(RetrievalMode::Auto, phrase, true).rule, "auto.quoted_phrase");
-        let concept = QuerySignals { quoted_phrase: false, resolved_concept: true };
-        let r = route(RetrievalMode::Auto, concept, true);
+        let phrase = QuerySignals { quoted_phrase: true, resolved_concept: true, phrases_only: false };
+        assert_eq!(route(RetrievalMode::Auto, phrase, || true).rule, "auto.quoted_phrase");
+        let concept = QuerySignals { quoted_phrase: false, resolved_concept: true, phrases_only: false };
+        let r = route(RetrievalMode::Auto, concept, || true);
         assert_eq!(r.rule, "auto.concept");
         assert_eq!(r.lanes.iter().map(|l| l.0).collect::<Vec<_>>(), vec![Lane::Entity, Lane::Lexical, Lane::Vector]);
-        assert_eq!(route(RetrievalMode::Auto, QuerySignals::default(), true).rule, "auto.default");
+        assert_eq!(route(RetrievalMode::Auto, QuerySignals::default(), || true).rule, "auto.default");
     }
 
     #[test]
     fn disabled_vector_lane_is_dropped_unless_forced() {
-        let r = route(RetrievalMode::Hybrid, QuerySignals::default(), false);
+        let r = route(RetrievalMode::Hybrid, QuerySignals::default(), || false);
         assert_eq!(r.lanes, vec![(Lane::Lexical, 1.0), (Lane::Feedback, 1.0)], "feedback in the vector lane's place");
-        let with_vector = route(RetrievalMode::Hybrid, QuerySignals::default(), true);
+        let with_vector = route(RetrievalMode::Hybrid, QuerySignals::default(), || true);
         assert_eq!(with_vector.lanes, vec![(Lane::Lexical, 1.0), (Lane::Vector, 1.0)]);
         assert!(r.vector_dropped);
-        let forced = route(RetrievalMode::Vector, QuerySignals::default(), false);
+        let forced = route(RetrievalMode::Vector, QuerySignals::default(), || false);
         assert_eq!(forced.lanes, vec![(Lane::Vector, 1.0)]);
         assert!(!forced.vector_dropped);
+    }
+
+    #[test]
+    fn a_phrase_only_query_runs_one_phrase_query_and_a_lexical_route_never_asks_for_the_vector_lane() {
+        let only = QuerySignals { quoted_phrase: true, resolved_concept: false, phrases_only: true };
+        let r = route(RetrievalMode::Auto, only, || panic!("no vector lane in this rule"));
+        assert_eq!((r.rule, r.lanes), ("auto.quoted_phrase", vec![(Lane::Exact, 1.0)]));
+        let mixed = QuerySignals { phrases_only: false, ..only };
+        let lanes: Vec<Lane> = route(RetrievalMode::Auto, mixed, || true).lanes.iter().map(|l| l.0).collect();
+        assert_eq!(lanes, vec![Lane::Exact, Lane::Lexical], "free words beside the phrase: both lanes");
+        // A forced lexical search of a phrase keeps its one lane.
+        assert_eq!(route(RetrievalMode::Lexical, only, || panic!("asked")).lanes, vec![(Lane::Lexical, 1.0)]);
+        assert_eq!(route(RetrievalMode::Exact, QuerySignals::default(), || panic!("asked")).rule, "exact");
     }
 }

@@ -40,7 +40,24 @@ impl LineIndex {
 /// Lower-cased words by UAX #29, with typographic apostrophes made plain so that
 /// `um’s` and `um's` match.
 pub fn normalized_words(text: &str) -> Vec<String> {
-    text.unicode_words().map(|w| w.replace('\u{2019}', "'").to_lowercase()).collect()
+    text.unicode_words().map(normalized_word).collect()
+}
+
+/// One word as `normalized_words` gives it: lower-cased, typographic apostrophe made plain.
+pub fn normalized_word(word: &str) -> String {
+    word.replace('\u{2019}', "'").to_lowercase()
+}
+
+/// A normalised word's base when it is a possessive ("darwin's" → "darwin"):
+/// a possessive names what its base names. The one place the rule lives; the
+/// linker, coverage, the verdict and close names all ask here.
+pub fn possessive_base(word: &str) -> Option<&str> {
+    word.strip_suffix("'s").filter(|base| !base.is_empty())
+}
+
+/// A normalised word without its possessive ending, if it has one.
+pub fn without_possessive(word: &str) -> &str {
+    possessive_base(word).unwrap_or(word)
 }
 
 /// The names of a unit enum's values, in `ALL` order, computed at compile

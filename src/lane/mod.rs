@@ -7,9 +7,11 @@ use crate::passage::PassageNo;
 
 mod filters;
 mod query;
+mod terms;
 
 pub use filters::Filters;
 pub use query::{ParsedQuery, parse_query};
+pub use terms::{KnownTerms, PassageTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -1,6 +1,6 @@
 //! Byte ranges of the words in a passage that match the query's analyzed terms.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::sync::Arc;
 use tantivy::tokenizer::{SimpleTokenizer, TextAnalyzer, TokenStream, Tokenizer};
@@ -30,33 +30,7 @@ thread_local! {
 /// passage's token set only counts references.
 type Memo = FxHashMap<Box<str>, Option<Arc<str>>>;
 
-/// The distinct terms of a passage. Only asked "does it hold this term?", so a hash set.
-pub type PassageTokens = FxHashSet<Arc<str>>;
-
-/// What is known of the terms a passage holds: all of them (it was analysed),
-/// or which of the terms a search asked about (read from the index).
-#[derive(Debug, Clone, PartialEq)]
-pub enum KnownTerms {
-    All(PassageTokens),
-    Among { asked: Vec<String>, held: PassageTokens },
-}
-
-impl KnownTerms {
-    /// Of `asked` (sorted), the passage holds `held`.
-    pub fn among(asked: &[String], held: impl IntoIterator<Item = Arc<str>>) -> Self {
-        KnownTerms::Among { asked: asked.to_vec(), held: held.into_iter().collect() }
-    }
-
-    /// Whether the passage holds `term`; `None` when that was not asked.
-    pub fn holds(&self, term: &str) -> Option<bool> {
-        match self {
-            KnownTerms::All(tokens) => Some(tokens.contains(term)),
-            KnownTerms::Among { asked, held } => {
-                asked.binary_search_by(|t| t.as_str().cmp(term)).is_ok().then(|| held.contains(term))
-            }
-        }
-    }
-}
+pub use crate::lane::{KnownTerms, PassageTokens};
 
 /// The analyzer's term for one word (the analyzers' tokenizer would find just that word in it).
 fn analyse_word(analyzer: &mut TextAnalyzer, word: &str) -> Option<Arc<str>> {

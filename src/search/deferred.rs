@@ -2,8 +2,9 @@
 //! a private copy of the vector store costs most of a reader's start-up (about
 //! 0.4 s here, far more when many servers start at once), and a server must
 //! answer its client's handshake promptly; so the lane loads on a thread of its
-//! own, and the first request that needs it waits for it (every other lane
-//! serves at once).
+//! own. A request that runs the lane waits for it (`get`); everything else —
+//! lexical and exact searches, lookups, the status — asks without waiting
+//! (`peek`), so the first lexical search after start-up answers at once.
 
 use std::sync::{Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -27,6 +28,19 @@ impl<T: Send + 'static> Deferred<T> {
             Ok(handle) => Self { value: OnceLock::new(), loading: Mutex::new(Some(handle)) },
             Err(e) => Self::ready(Err(format!("could not start loading ({e})"))),
         }
+    }
+
+    /// The value when loading has ended (`Some`), or `None` while it goes on.
+    /// Never waits.
+    pub fn peek(&self) -> Option<Result<&T, &str>> {
+        if self.value.get().is_none() {
+            // No handle and no value: another caller is joining the thread.
+            let finished = self.loading.lock().ok().is_some_and(|h| h.as_ref().is_some_and(JoinHandle::is_finished));
+            if !finished {
+                return None;
+            }
+        }
+        Some(self.get())
     }
 
     /// The value, once loaded; the first caller joins the loading thread.
@@ -61,6 +75,21 @@ mod tests {
         for reader in readers {
             assert_eq!(reader.join().unwrap(), Ok(3));
         }
+    }
+
+    #[test]
+    fn peek_does_not_wait_for_the_load() {
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let deferred = Deferred::start("test", move || {
+            let _ = wait.recv();
+            Ok(7)
+        });
+        assert_eq!(deferred.peek(), None, "still loading");
+        release.send(()).unwrap();
+        assert_eq!(deferred.get(), Ok(&7));
+        assert_eq!(deferred.peek(), Some(Ok(&7)));
+        let ready: Deferred<u8> = Deferred::ready(Err("no vectors".into()));
+        assert_eq!(ready.peek(), Some(Err("no vectors")));
     }
 
     #[test]

@@ -275,6 +275,7 @@ impl Searcher {
                         let (vm, generation_path, scratch, store_path) =
                             (vm.clone(), generation.path.clone(), index.reader_scratch(), generation.store_path());
                         Deferred::start("vector-lane", move || {
+                            crate::failpoint::pause("vector-lane-load");
                             let embedder = Embedder::load_described(info).map_err(|e| e.0)?;
                             let store = open_store(&vm, &generation_path, &scratch).map_err(|e| e.0)?;
                             let numbers = point_numbers(&store_path)?;
@@ -389,9 +390,10 @@ impl Searcher {
         self.lexical.has_documents()
     }
 
-    /// Why the vector lane is off, or `None` when it is on.
+    /// Why the vector lane is off, or `None` when it is on or still loading
+    /// (never waits: a lane that fails to load is reported from then on).
     pub fn vector_disabled_reason(&self) -> Option<&str> {
-        self.vector.get().err()
+        self.vector.peek().and_then(Result::err)
     }
 
     /// Passages the filters' entity restriction allows (`None`: no restriction).
@@ -439,9 +441,13 @@ impl Searcher {
         let query_mentions = self.mentions(&request.query, None);
         let resolved_entities =
             request.concepts.clone().unwrap_or_else(|| searchable(&query_mentions, &self.authorship));
-        let signals =
-            QuerySignals { quoted_phrase: !parsed.phrases.is_empty(), resolved_concept: !resolved_entities.is_empty() };
-        let mut route = route(request.mode, signals, self.vector.get().is_ok());
+        let signals = QuerySignals {
+            quoted_phrase: !parsed.phrases.is_empty(),
+            resolved_concept: !resolved_entities.is_empty(),
+            phrases_only: !parsed.phrases.is_empty() && !parsed.free_text.chars().any(char::is_alphanumeric),
+        };
+        // Only a rule that runs the vector lane waits for it to load.
+        let mut route = route(request.mode, signals, || self.vector.get().is_ok());
         route.lanes.retain(|(lane, _)| self.has_index_for(*lane));
         for (lane, weight) in route.lanes.iter_mut() {
             if let Some((_, w)) = request.weights.iter().find(|(l, _)| l == lane) {
@@ -571,8 +577,8 @@ impl Searcher {
             lanes: lists.iter().map(|(l, _)| l.lane).collect(),
             lane_counts: lists.iter().map(|(l, _)| (l.lane, l.hits.len())).collect(),
             route,
-            vector_enabled: self.vector.get().is_ok() && vector_failure.is_none(),
-            vector_disabled_reason: vector_failure.or_else(|| self.vector.get().err().map(str::to_owned)),
+            vector_enabled: self.vector_disabled_reason().is_none() && vector_failure.is_none(),
+            vector_disabled_reason: vector_failure.or_else(|| self.vector_disabled_reason().map(str::to_owned)),
             resolved_entities,
             query_mentions,
             rerank,

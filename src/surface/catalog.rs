@@ -154,7 +154,7 @@ impl From<crate::Error> for ToolError {
     /// Index-side failures, with internals logged and kept out of the message.
     fn from(error: crate::Error) -> Self {
         use crate::Error;
-        if index_unreadable(&error) {
+        if error.is_index_unreadable() {
             tracing::error!(%error, "index unavailable");
             return ToolError::new(
                 ErrorCode::IndexUnavailable,
@@ -174,33 +174,6 @@ impl From<crate::Error> for ToolError {
                 ToolError::new(ErrorCode::InternalError, "the call failed inside the server; see the server log")
             }
         }
-    }
-}
-
-/// Whether `error` is the index's state rather than a bug: missing, foreign or
-/// damaged, including a metadata store or lexical index damaged under a
-/// running server.
-fn index_unreadable(error: &crate::Error) -> bool {
-    use crate::Error;
-    match error {
-        Error::IndexMissing(_)
-        | Error::NotAnIndex { .. }
-        | Error::IndexCorrupt { .. }
-        | Error::ModelMismatch { .. } => true,
-        Error::Store(rusqlite::Error::SqliteFailure(e, _)) => matches!(
-            e.code,
-            rusqlite::ErrorCode::DatabaseCorrupt
-                | rusqlite::ErrorCode::NotADatabase
-                | rusqlite::ErrorCode::CannotOpen
-                | rusqlite::ErrorCode::SystemIoFailure
-        ),
-        Error::Lexical(e) => matches!(
-            e,
-            tantivy::TantivyError::IoError(_)
-                | tantivy::TantivyError::DataCorruption(_)
-                | tantivy::TantivyError::OpenReadError(_)
-        ),
-        _ => false,
     }
 }
 
@@ -248,24 +221,6 @@ mod tests {
     fn all_lists_every_variant_of_the_enum() {
         let listed: std::collections::BTreeSet<String> = ErrorCode::ALL.iter().map(|c| c.as_str().to_owned()).collect();
         assert_eq!(listed, variants::<ErrorCode>());
-    }
-
-    #[test]
-    fn a_damaged_metadata_store_is_unavailable_not_internal() {
-        let corrupt = rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
-            Some("database disk image is malformed".into()),
-        );
-        assert_eq!(ToolError::from(crate::Error::Store(corrupt)).code, ErrorCode::IndexUnavailable);
-        let other = rusqlite::Error::InvalidQuery;
-        assert_eq!(ToolError::from(crate::Error::Store(other)).code, ErrorCode::InternalError);
-    }
-
-    #[test]
-    fn a_damaged_lexical_index_is_unavailable_not_internal() {
-        let truncated = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "read past the end of an index file");
-        let error = crate::Error::Lexical(tantivy::TantivyError::from(truncated));
-        assert_eq!(ToolError::from(error).code, ErrorCode::IndexUnavailable);
     }
 
     #[test]

@@ -306,7 +306,7 @@ pub struct EvidenceItem {
     pub highlights: Vec<(usize, usize)>,
     /// What the search found of the passage's terms, when it ran (for coverage; not sent).
     #[serde(skip)]
-    pub tokens: Option<crate::lexical::KnownTerms>,
+    pub tokens: Option<crate::lane::KnownTerms>,
 }
 
 impl EvidenceItem {

@@ -127,7 +127,7 @@ const CURSOR: Param =
     Param::optional("cursor", Kind::Text, "next_cursor of a truncated response (same arguments): the next page.");
 const RETRIEVAL_MODES: &[&str] = &RetrievalMode::NAMES;
 const LANES: &[&str] = &Lane::NAMES;
-const RERANKERS: &[&str] = &crate::rerank::Rerank::NAMES;
+const RERANKERS: &[&str] = &crate::routing::Rerank::NAMES;
 
 pub static TOOLS: &[ToolSpec] = &[
     ToolSpec {

@@ -19,7 +19,7 @@ use crate::surface::ToolError;
 use crate::surface::envelope::*;
 use crate::surface::{Operation, Signals, decide};
 use crate::surface::{Warning, WarningCode};
-use crate::text::normalized_words;
+use crate::text::{normalized_words, without_possessive};
 
 pub const TRACE_COMPLETE: &str = "COMPLETE";
 pub const TRACE_INCOMPLETE: &str = "SOURCE_TRACE_INCOMPLETE";
@@ -321,7 +321,7 @@ pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Ve
     // analyzers would split off an `s` that every passage contains.
     let words: Vec<String> = normalized_words(query)
         .into_iter()
-        .map(|w| w.strip_suffix("'s").map(str::to_owned).unwrap_or(w))
+        .map(|w| without_possessive(&w).to_owned())
         .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && seen.insert(w.clone()))
         .collect();
     let languages: BTreeSet<&str> = items.iter().map(|i| i.language.as_str()).collect();

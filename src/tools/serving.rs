@@ -12,7 +12,7 @@ use crate::search::{CorpusTables, Searcher};
 use crate::store::PeriodRow;
 use crate::surface::ToolError;
 use crate::surface::envelope::Suggestion;
-use crate::text::normalized_words;
+use crate::text::{normalized_words, without_possessive};
 
 /// One opened generation. Immutable; shared by concurrent calls.
 pub struct OpenIndex {
@@ -94,7 +94,7 @@ impl OpenIndex {
     /// and alias, so the answer does not depend on hash order.
     pub fn close_names(&self, term: &str, language: Option<&str>, n: usize) -> Vec<Suggestion> {
         // Possessives compare as their base word: "Mivart" is close to "Mivart's objections".
-        let base = |w: &String| w.strip_suffix("'s").unwrap_or(w).to_owned();
+        let base = |w: &String| without_possessive(w).to_owned();
         let words: Vec<String> = normalized_words(term).iter().map(base).collect();
         if words.is_empty() {
             return Vec::new();

@@ -7,7 +7,7 @@
 use crate::authorship::Authorship;
 use crate::lane::{Lane, parse_query};
 use crate::surface::envelope::EvidenceItem;
-use crate::text::normalized_words;
+use crate::text::{normalized_word, normalized_words, possessive_base, without_possessive};
 
 /// A content word in at least this share of the corpus's passages is not a
 /// key term: it is what the corpus is about (e.g. "species" in the Origin).
@@ -146,8 +146,8 @@ fn names(query: &str, words: &[String]) -> Vec<Vec<usize>> {
     };
     for (n, word) in query.unicode_words().enumerate() {
         let identifier = word.chars().any(|c| c.is_ascii_digit()) || !word.chars().any(char::is_lowercase);
-        let lower = word.replace('\u{2019}', "'").to_lowercase();
-        let (base, possessive) = match lower.strip_suffix("'s") {
+        let lower = normalized_word(word);
+        let (base, possessive) = match possessive_base(&lower) {
             Some(b) => (b.to_owned(), true),
             None => (lower, false),
         };
@@ -169,7 +169,7 @@ fn names(query: &str, words: &[String]) -> Vec<Vec<usize>> {
 /// A word as names are matched: no possessive, no plural `s` ("Stem Cell" is
 /// in "stem cells"). Crude, and the same on both sides.
 fn name_word(word: &str) -> String {
-    let base = word.strip_suffix("'s").unwrap_or(word);
+    let base = without_possessive(word);
     match base.strip_suffix('s') {
         Some(singular) if singular.chars().count() >= 3 => singular.to_owned(),
         _ => base.to_owned(),

@@ -1,6 +1,6 @@
 // Runs one plan against `evident serve` with the official MCP TypeScript SDK
 // (the client that the Inspector and most desktop and editor hosts build on)
-// and prints a JSON report on stdout. Driven by tests/sdk_clients.rs:
+// and prints a JSON report on stdout. Driven by tests/it/sdk_clients.rs:
 //
 //   node tests/clients/sdk_check.mjs PLAN.json
 //

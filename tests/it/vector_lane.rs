@@ -2,11 +2,8 @@
 //! the model chosen per corpus, degradation without the model, model mismatch,
 //! incremental re-embedding.
 //! Needs the model and runtime that `scripts/setup` (or `scripts/fetch_model.py`) installs.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use evident::vector::{Embedder, default_models_dir};
 
 const DOCS: [&str; 4] = [

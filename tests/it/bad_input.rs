@@ -1,10 +1,7 @@
 //! Every bad input to `index build` fails with a message naming the file (and
 //! line), a non-zero exit, and the serving generation untouched.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 struct Fixture {

@@ -1,7 +1,7 @@
 //! A raw JSON-RPC client of `evident serve` over the child's stdin/stdout:
 //! for tests that send what no SDK would (damaged frames, fuzzed calls) or
 //! need the server's pid. Every line it reads must be one JSON-RPC message.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code)]
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};

@@ -1,35 +1,48 @@
 //! The shipped sample corpus (data/darwin) answers the questions it was built for.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::sync::OnceLock;
 
+/// The sample corpus built once per run, without vectors: these questions are
+/// about the corpus, and its multilingual model embeds under 10 passages/s on a
+/// small machine (the dense lane has tests of its own in `vector_lane`).
 fn darwin_index() -> &'static Path {
     static INDEX: OnceLock<tempfile::TempDir> = OnceLock::new();
     INDEX
         .get_or_init(|| {
-            let tmp = tempfile::tempdir().unwrap();
-            let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/darwin");
-            // The corpus's multilingual model embeds under 10 passages/s on a small
-            // machine (7 to 12 min for the sample); these questions are about the
-            // corpus, so the index is built with the smaller English model.
-            let out = run(&[
-                "index",
-                "build",
-                path(&corpus),
-                "--index",
-                path(tmp.path()),
-                "--quiet",
-                "--model",
-                "all-MiniLM-L6-v2",
-            ]);
+            let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+            let corpus = tmp.path().join("corpus");
+            copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/darwin"), &corpus);
+            let config = std::fs::read_to_string(corpus.join("corpus.toml")).unwrap();
+            let config = config.replace("model = \"multilingual-e5-small\"", "enabled = false");
+            assert!(config.contains("enabled = false"), "corpus.toml names its model as expected");
+            std::fs::write(corpus.join("corpus.toml"), config).unwrap();
+            let out = build(&corpus, &tmp.path().join("index"));
             assert_eq!(out.code, 0, "{}", out.stderr);
             tmp
         })
         .path()
+        .join("index")
+        .leak()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// The Darwin index opened in process once.
+fn darwin() -> &'static crate::common::local::Local {
+    static OPEN: OnceLock<crate::common::local::Local> = OnceLock::new();
+    OPEN.get_or_init(|| crate::common::local::Local::open(darwin_index()))
 }
 
 #[test]
@@ -66,15 +79,16 @@ fn sample_corpus_has_no_project_gutenberg_text() {
     }
 }
 
-mod over_mcp {
-    //! The acceptance questions, asked through the MCP server.
-    use super::darwin_index;
+mod questions {
+    //! The acceptance questions, asked at the dispatch boundary (and,
+    //! for the byte sizes a client reads, over MCP).
+    use super::{darwin, darwin_index};
     use crate::common::mcp::{start, state, warning_codes};
     use serde_json::json;
 
     #[test]
     fn verdicts_on_the_darwin_corpus() {
-        let mcp = start(darwin_index());
+        let mcp = darwin();
         let supported = mcp.envelope("search_passages", json!({"query": "natural selection"}));
         assert_eq!(state(&supported), "SUPPORTED", "{}", supported["evidence_state"]);
         let revenue =
@@ -86,7 +100,7 @@ mod over_mcp {
 
     #[test]
     fn survival_of_the_fittest_is_traced_to_1872_only() {
-        let mcp = start(darwin_index());
+        let mcp = darwin();
         let e = mcp.envelope("trace_concept", json!({"concept": "survival of the fittest"}));
         let missing = e["coverage"]["periods_without_evidence"].as_array().unwrap();
         assert!(missing.contains(&json!("1859-1860")), "{missing:?}");
@@ -97,7 +111,7 @@ mod over_mcp {
 
     #[test]
     fn natural_and_artificial_selection_are_compared_side_by_side() {
-        let mcp = start(darwin_index());
+        let mcp = darwin();
         let e = mcp.envelope(
             "compare_concepts",
             json!({"concept_a": "natural selection", "concept_b": "artificial selection"}),
@@ -137,7 +151,7 @@ mod over_mcp {
             ("terminology_lookup", json!({"term": concept}), json!({"term": concept})),
         ];
         let contract: serde_json::Value =
-            serde_json::from_str(include_str!("../contract/evident_mcp_v1.json")).unwrap();
+            serde_json::from_str(include_str!("../../contract/evident_mcp_v1.json")).unwrap();
         let default_limit = contract["limits"]["default_response_budget_bytes"].as_u64().unwrap() as usize;
         let max_limit = contract["limits"]["max_response_budget_bytes"].as_u64().unwrap() as usize;
         assert!(default_limit <= 24_000 && max_limit <= 50_000);
@@ -154,7 +168,7 @@ mod over_mcp {
 
     #[test]
     fn a_name_that_resolves_to_nothing_offers_close_names() {
-        let mcp = start(darwin_index());
+        let mcp = darwin();
         let e = mcp.envelope("resolve_entity", json!({"term": "Mivart"}));
         assert_eq!(e["resolution"]["status"], "UNRESOLVED");
         let ids: Vec<&str> = e["resolution"]["suggestions"]
@@ -168,7 +182,7 @@ mod over_mcp {
 
     #[test]
     fn the_reviewed_german_equivalent_of_natural_selection() {
-        let mcp = start(darwin_index());
+        let mcp = darwin();
         let e = mcp.envelope("terminology_lookup", json!({"term": "natural selection", "target_language": "de"}));
         let first = &e["resolution"]["terminology"][0];
         assert_eq!(

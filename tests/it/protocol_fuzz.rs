@@ -7,12 +7,9 @@
 //!
 //! `cargo test` runs `DEFAULT_CASES`; `EVIDENT_FUZZ_CASES=20000` (and
 //! `EVIDENT_FUZZ_SEED`) runs a longer campaign.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::mcp::shared_index;
-use common::raw::Raw;
+use crate::common::mcp::shared_index;
+use crate::common::raw::Raw;
 use evident::surface::registry::{ALIASES, TOOLS};
 use evident::surface::{ErrorCode, Kind};
 use serde_json::{Value, json};

@@ -1,5 +1,5 @@
 //! A real MCP client (rmcp) talking to `evident serve` over stdio.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code)]
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientRequest, PingRequest, Tool};
 use rmcp::service::RunningService;

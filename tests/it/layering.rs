@@ -3,7 +3,6 @@
 //! graph has no cycle, `error` references no other module, and inside
 //! `vector/` no two files reference each other in a circle. Read from the
 //! source text, so a new upward `use` fails here before it ties a knot.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -186,6 +185,23 @@ fn the_module_graph_has_no_cycle() {
 #[test]
 fn error_references_no_other_module() {
     assert_eq!(graph()["error"], BTreeSet::new());
+}
+
+/// The published surface is data: it may name the primitives and the pure
+/// routing policy (modes, rerank choices), never an engine — neither a module
+/// that runs one nor an engine crate — so the contract links the surface alone.
+#[test]
+fn the_surface_depends_on_no_engine() {
+    let allowed: BTreeSet<String> = LAYERS[0].iter().chain(&["routing"]).map(|m| m.to_string()).collect();
+    let uses = &graph()["surface"];
+    let engines: Vec<&String> = uses.difference(&allowed).collect();
+    assert!(engines.is_empty(), "surface references {engines:?}");
+    for file in rust_files(&src().join("surface")) {
+        let code = code(&file);
+        for engine in ["rusqlite::", "tantivy::", "fastembed::", "ort::", "qdrant_edge::", "qdrant_client::"] {
+            assert!(!code.contains(engine), "{} names {engine}", file.display());
+        }
+    }
 }
 
 #[test]

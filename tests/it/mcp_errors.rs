@@ -2,12 +2,9 @@
 //! bad input answers `isError: true` with its own `error_code`, never a
 //! panic or internal text, and the server keeps serving afterwards.
 // Test helpers outside #[test] functions may panic too.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::cases::{Setup, error_cases};
-use common::mcp::{Mcp, error_body, index_copy, shared_index, start, start_with};
+use crate::common::cases::{Setup, error_cases};
+use crate::common::mcp::{Mcp, error_body, index_copy, shared_index, start, start_with};
 use evident::surface::ErrorCode;
 use serde_json::json;
 
@@ -113,7 +110,7 @@ fn a_damaged_vector_store_degrades_auto_searches_and_refuses_forced_ones() {
     }
     let mcp = start(&index);
     let e = mcp.envelope("search_passages", json!({"query": "natural selection", "retrieval_mode": "hybrid"}));
-    assert!(common::mcp::warning_codes(&e).contains(&"VECTOR_LANE_DISABLED".to_owned()), "{}", e["warnings"]);
+    assert!(crate::common::mcp::warning_codes(&e).contains(&"VECTOR_LANE_DISABLED".to_owned()), "{}", e["warnings"]);
     assert!(!e["evidence"].as_array().unwrap().is_empty());
     assert!(!e["retrieval"]["lanes"].as_array().unwrap().iter().any(|l| l == "vector"));
     let code = mcp.error_code("search_passages", json!({"query": "natural selection", "retrieval_mode": "vector"}));

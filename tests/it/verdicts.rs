@@ -1,17 +1,15 @@
-//! The verdict tracks support (the verdict issue's corrected cases), over MCP
+//! The verdict tracks support (the verdict issue's corrected cases), at the dispatch boundary
 //! on the small test corpus: phrasings of one question share a state, a
 //! question about something the corpus lacks is insufficient, neighbours in
 //! meaning are not evidence, a quoted phrase found word for word supports.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::mcp::{shared_index, start, state, warning_codes};
+use crate::common::local::{Local, shared};
+use crate::common::mcp::{state, warning_codes};
 use serde_json::{Value, json};
 
 /// Each query, asked as an agent asks it, gets `expected`.
 fn assert_each_gets(queries: &[&str], expected: &str) {
-    let mcp = start(shared_index());
+    let mcp = shared();
     for query in queries {
         let e = mcp.envelope("search_passages", json!({"query": query}));
         assert_eq!(state(&e), expected, "{query}: {}", e["evidence_state"]);
@@ -44,7 +42,7 @@ fn questions_about_what_the_corpus_lacks_are_insufficient() {
 
 #[test]
 fn neighbours_in_meaning_are_marked_cut_to_snippets_and_not_evidence() {
-    let mcp = start(shared_index());
+    let mcp = shared();
     // The words exist only in the German passages; English passages can only be neighbours.
     let e = mcp.envelope(
         "search_passages",
@@ -62,7 +60,7 @@ fn neighbours_in_meaning_are_marked_cut_to_snippets_and_not_evidence() {
 
 #[test]
 fn a_quoted_phrase_found_word_for_word_is_direct_evidence() {
-    let mcp = start(shared_index());
+    let mcp = shared();
     let e = mcp.envelope("search_passages", json!({"query": "\"letters in a word\""}));
     assert_eq!(e["evidence_state"]["rule"], "supported.verbatim_phrase", "{}", e["evidence_state"]);
     assert_eq!(e["evidence_state"]["signals"]["phrases_verbatim_n"], 1);
@@ -70,7 +68,7 @@ fn a_quoted_phrase_found_word_for_word_is_direct_evidence() {
 
 #[test]
 fn the_author_and_discourse_words_do_not_count_as_content() {
-    let mcp = start(shared_index());
+    let mcp = shared();
     let plain = mcp.envelope("search_passages", json!({"query": "rudimentary organs"}));
     let asked = mcp.envelope("search_passages", json!({"query": "What does the book say about rudimentary organs?"}));
     assert_eq!(plain["evidence_state"]["signals"]["key_terms_n"], 2, "{}", plain["evidence_state"]);
@@ -82,7 +80,7 @@ fn the_author_and_discourse_words_do_not_count_as_content() {
 /// his grandfather Erasmus: a question about Darwin's view must not be answered
 /// with it, a question about Erasmus must.
 fn namesake_index(tmp: &std::path::Path) -> std::path::PathBuf {
-    use common::write;
+    use crate::common::write;
     let corpus = tmp.join("corpus");
     write(
         &corpus,
@@ -126,7 +124,7 @@ fn namesake_index(tmp: &std::path::Path) -> std::path::PathBuf {
         ),
     );
     let index = tmp.join("index");
-    let out = common::build(&corpus, &index);
+    let out = crate::common::build(&corpus, &index);
     assert_eq!(out.code, 0, "{}", out.stderr);
     index
 }
@@ -134,7 +132,7 @@ fn namesake_index(tmp: &std::path::Path) -> std::path::PathBuf {
 #[test]
 fn evidence_about_a_namesake_does_not_answer_a_question_about_the_person() {
     let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let mcp = start(&namesake_index(tmp.path()));
+    let mcp = Local::open(&namesake_index(tmp.path()));
     for query in ["Darwin's view on the deity", "What does Darwin say about the deity?"] {
         let e = mcp.envelope("search_passages", json!({"query": query}));
         assert_eq!(e["evidence_state"]["rule"], "insufficient.namesakes_only", "{query}: {}", e["evidence_state"]);

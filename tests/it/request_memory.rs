@@ -3,14 +3,11 @@
 //! that embed) raises the server's peak memory by at most 50 MB over idle.
 //! Linux only: it reads the kernel's peak-RSS counter and resets it first.
 #![cfg(target_os = "linux")]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
 
 use serde_json::json;
 
-use common::mcp::shared_index;
-use common::raw::Raw;
+use crate::common::mcp::shared_index;
+use crate::common::raw::Raw;
 use evident::surface::{MAX_QUERY_PHRASES, MAX_QUERY_WORDS};
 
 /// Stated in ARCHITECTURE.md ("Damage: what a reader survives").

@@ -3,12 +3,9 @@
 //! words, not the query's; it runs in `auto` and `hybrid` in the vector lane's place and never in `lexical`; what it
 //! alone finds without a key term is a neighbour, not evidence; and a
 //! generation built before it still serves, without it.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-mod common;
-
-use common::mcp::start_with;
-use common::{manifest_path, path, run_with_env, write};
+use crate::common::mcp::start_with;
+use crate::common::{manifest_path, path, run_with_env, write};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,6 @@
 //! A build killed with SIGKILL half-way leaves the previous generation serving.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 

@@ -4,12 +4,9 @@
 //! excessive nesting get -32700 with `id: null`; malformed `tools/call`
 //! params get -32602 with the request's id; the server keeps serving and
 //! stdout carries only JSON-RPC.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::mcp::shared_index;
-use common::raw::Raw;
+use crate::common::mcp::shared_index;
+use crate::common::raw::Raw;
 use serde_json::{Value, json};
 
 fn start() -> Raw {

@@ -1,10 +1,7 @@
 //! `evident eval` on a tiny BEIR collection written here, with figures that can
 //! be computed by hand.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn collection(root: &std::path::Path) {
     write(

@@ -1,8 +1,9 @@
 //! Helpers for tests that run the real `evident` binary against corpora built
 //! in a temporary directory.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code)]
 
 pub mod cases;
+pub mod local;
 pub mod mcp;
 pub mod raw;
 

@@ -4,13 +4,10 @@
 //! and for every catalogued error code checks that the SDK *returns* the
 //! result (rather than throwing on a schema mismatch) with the code readable.
 // Test helpers outside #[test] functions may panic too.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::cases::{Setup, error_cases, good_calls};
-use common::mcp::{index_copy, shared_index};
-use common::path;
+use crate::common::cases::{Setup, error_cases, good_calls};
+use crate::common::mcp::{index_copy, shared_index};
+use crate::common::path;
 use evident::surface::ErrorCode;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

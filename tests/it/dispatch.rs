@@ -2,25 +2,14 @@
 //! opened once, calls prepared and run as the server runs them, and the
 //! evidence → signals mapping checked against the evidence each call returned
 //! (no transport in between, so a failure points at the tool layer).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::mcp::shared_index;
-use evident::surface::{MAX_RESPONSE_BUDGET, RULES};
-use evident::tools::{OpenIndex, prepare, run};
+use crate::common::local::shared;
+use evident::surface::RULES;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
-
-fn index() -> &'static OpenIndex {
-    static OPEN: OnceLock<OpenIndex> = OnceLock::new();
-    OPEN.get_or_init(|| OpenIndex::open(shared_index(), None).expect("open the test index"))
-}
 
 fn call(tool: &str, args: Value) -> Value {
-    let prepared = prepare(tool, args.as_object()).unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
-    run(index(), prepared, MAX_RESPONSE_BUDGET).unwrap_or_else(|e| panic!("{tool} {args}: {e}"))
+    shared().envelope(tool, args)
 }
 
 fn distinct(evidence: &[Value], key: &str) -> usize {
@@ -111,7 +100,6 @@ fn lookups_and_unknown_names_at_the_boundary() {
     let e = call("get_passage", json!({"passage_id": "p.ed-1859.ch1.0002"}));
     assert_eq!(e["evidence"][0]["passage_id"], "p.ed-1859.ch1.0002");
     assert_signals_match_evidence(&e);
-    assert!(prepare("no_such_tool", None).is_err());
-    let missing = run(index(), prepare("get_passage", json!({"passage_id": "p.none.0001"}).as_object()).unwrap(), 1000);
-    assert_eq!(missing.unwrap_err().code.as_str(), "passage_not_found");
+    assert_eq!(shared().error_code("no_such_tool", json!({})), "unknown_tool");
+    assert_eq!(shared().error_code("get_passage", json!({"passage_id": "p.none.0001"})), "passage_not_found");
 }

@@ -3,9 +3,6 @@
 //! (collections, payload indexes, points), answers queries with exact cosine
 //! similarity, payload filters and reciprocal rank fusion over prefetches, and
 //! records every request so the tests can assert what the adapter sent.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly by design
-
-mod common;
 
 use qdrant_client::qdrant as q;
 use qdrant_client::qdrant::collections_server::{Collections, CollectionsServer};
@@ -434,7 +431,7 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
 
 #[test]
 fn server_backend_gives_the_same_results_as_the_embedded_store() {
-    use common::*;
+    use crate::common::*;
     let fake = Fake::default();
     let url = format!("http://{}", serve(fake.clone()));
     let tmp = tempfile::tempdir().unwrap();
