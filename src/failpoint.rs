@@ -1,16 +1,22 @@
 //! Named failure points, so tests can break a build or a tool call at a known
 //! place. `EVIDENT_FAILPOINT=<name>` makes the build pause there for a minute
 //! (so it can be killed); `EVIDENT_FAILPOINT=panic:<tool>` makes that tool's
-//! handler panic and `slow:<tool>` makes it take two seconds longer. Unset,
+//! handler panic and `slow:<tool>` makes it take two seconds longer;
+//! `vector-lane-load` holds a reader's vector lane loading for ten seconds. Unset,
 //! it has no effect.
 
 const VARIABLE: &str = "EVIDENT_FAILPOINT";
 
 pub fn pause(name: &str) {
+    pause_for(name, std::time::Duration::from_secs(60));
+}
+
+/// `pause` for a given time.
+pub fn pause_for(name: &str, hold: std::time::Duration) {
     if std::env::var(VARIABLE).is_ok_and(|v| v == name) {
         tracing::warn!(failpoint = name, "pausing at failpoint");
         eprintln!("failpoint {name}: paused");
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        std::thread::sleep(hold);
     }
 }
 

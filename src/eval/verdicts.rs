@@ -16,7 +16,6 @@ use super::collection::Collection;
 use super::run::build_collection_index;
 use crate::error::{Error, IoContext, Result};
 use crate::surface::{MAX_RESPONSE_BUDGET, State};
-use crate::text::parse_named;
 use crate::tools::{OpenIndex, prepare, run};
 
 pub const ANSWERABLE: &str = "answerable";
@@ -77,16 +76,15 @@ fn ask(index: &OpenIndex, query: &str) -> Result<Answer> {
     let arguments = serde_json::json!({ "query": query });
     let failed = |e: crate::surface::ToolError| Error::InvalidArgument(format!("query `{query}`: {e}"));
     let prepared = prepare("search_passages", arguments.as_object()).map_err(failed)?;
-    let envelope = run(index, prepared, MAX_RESPONSE_BUDGET).map_err(failed)?;
-    let verdict = &envelope["evidence_state"];
-    let state = parse_named(State::ALL, State::as_str, verdict["state"].as_str().unwrap_or_default(), "state")
-        .map_err(Error::InvalidArgument)?;
-    let rule = verdict["rule"].as_str().unwrap_or_default().to_owned();
+    let answered = run(index, prepared, MAX_RESPONSE_BUDGET).map_err(failed)?;
+    let (envelope, verdict) = (answered.content, answered.verdict);
+    let signals = serde_json::to_value(verdict.signals).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    let (state, rule) = (verdict.state, verdict.rule);
     let documents = envelope["evidence"]
         .as_array()
         .map(|items| items.iter().filter_map(|i| i["document"].as_str().map(str::to_owned)).collect())
         .unwrap_or_default();
-    Ok(Answer { state, rule, documents, signals: verdict["signals"].clone() })
+    Ok(Answer { state, rule, documents, signals })
 }
 
 fn read_question_set(path: &Path) -> Result<Vec<QuestionGroup>> {

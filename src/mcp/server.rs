@@ -75,7 +75,7 @@ impl EvidentServer {
         &self,
         name: &str,
         arguments: Option<&serde_json::Map<String, Value>>,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<dispatch::Answered, ToolError> {
         let prepared = dispatch::prepare(name, arguments)?;
         let spec = prepared.spec;
         let limit = self.inner.config.timeout(spec);
@@ -114,7 +114,7 @@ impl EvidentServer {
         name: &str,
         arguments: Option<&serde_json::Map<String, Value>>,
         started: Instant,
-        outcome: &Result<Value, ToolError>,
+        outcome: &Result<dispatch::Answered, ToolError>,
     ) {
         let Some(telemetry) = &self.inner.telemetry else { return };
         let (tool, alias) = match crate::surface::registry::alias(name) {
@@ -126,10 +126,7 @@ impl EvidentServer {
             alias,
             args_digest: digest(arguments),
             duration_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-            evidence_state: outcome
-                .as_ref()
-                .ok()
-                .and_then(|v| v["evidence_state"]["state"].as_str().map(str::to_owned)),
+            evidence_state: outcome.as_ref().ok().map(|a| a.verdict.state.as_str().to_owned()),
             error_code: outcome.as_ref().err().map(|e| e.code.as_str().to_owned()),
         });
     }
@@ -178,7 +175,7 @@ impl ServerHandler for EvidentServer {
         let outcome = self.call(&request.name, arguments).await;
         self.record(&request.name, arguments, started, &outcome);
         Ok(match outcome {
-            Ok(value) => CallToolResult::structured(value),
+            Ok(answered) => CallToolResult::structured(answered.content),
             // No structuredContent on errors: it would not validate against the
             // tool's outputSchema, and the TypeScript SDK rejects the whole result
             // then. The `{error, error_code}` JSON travels as the text content.

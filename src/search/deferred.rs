@@ -59,6 +59,19 @@ impl<T: Send + 'static> Deferred<T> {
     }
 }
 
+/// A reader dropped while its lane still loads waits for the load: a process
+/// that exits with the loading thread inside the ONNX runtime can crash on the
+/// way out (a lexical `evident search` ends before the model has loaded).
+impl<T> Drop for Deferred<T> {
+    fn drop(&mut self) {
+        if let Ok(loading) = self.loading.get_mut()
+            && let Some(handle) = loading.take()
+        {
+            let _ = handle.join();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +103,19 @@ mod tests {
         assert_eq!(deferred.peek(), Some(Ok(&7)));
         let ready: Deferred<u8> = Deferred::ready(Err("no vectors".into()));
         assert_eq!(ready.peek(), Some(Err("no vectors")));
+    }
+
+    #[test]
+    fn dropping_a_deferred_value_waits_for_its_load() {
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = done.clone();
+        let deferred: Deferred<()> = Deferred::start("test", move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            Ok(())
+        });
+        drop(deferred);
+        assert!(done.load(std::sync::atomic::Ordering::SeqCst), "the load ended before the drop returned");
     }
 
     #[test]

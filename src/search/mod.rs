@@ -275,7 +275,7 @@ impl Searcher {
                         let (vm, generation_path, scratch, store_path) =
                             (vm.clone(), generation.path.clone(), index.reader_scratch(), generation.store_path());
                         Deferred::start("vector-lane", move || {
-                            crate::failpoint::pause("vector-lane-load");
+                            crate::failpoint::pause_for("vector-lane-load", std::time::Duration::from_secs(10));
                             let embedder = Embedder::load_described(info).map_err(|e| e.0)?;
                             let store = open_store(&vm, &generation_path, &scratch).map_err(|e| e.0)?;
                             let numbers = point_numbers(&store_path)?;

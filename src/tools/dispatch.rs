@@ -13,8 +13,8 @@ use crate::surface::envelope::Envelope;
 use crate::surface::registry::{self, ToolSpec};
 use crate::surface::{DEFAULT_RESPONSE_BUDGET, Detail, MAX_QUERY_PHRASES, MAX_QUERY_WORDS};
 use crate::surface::{ErrorCode, ToolError, echo};
+use crate::surface::{EvidenceState, Warning, WarningCode};
 use crate::surface::{Kind, validate};
-use crate::surface::{Warning, WarningCode};
 
 /// What runs a tool: validated arguments in, a finished envelope out.
 type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
@@ -151,9 +151,18 @@ fn budget_for(spec: &ToolSpec, args: &Args, max_budget: usize) -> usize {
     if default_sized { max_budget.min(DEFAULT_RESPONSE_BUDGET) } else { max_budget }
 }
 
+/// A finished call: the structured content as it goes on the wire, and the
+/// verdict as the code decided it (telemetry and `eval --verdicts` read this,
+/// never the serialised JSON).
+#[derive(Debug)]
+pub struct Answered {
+    pub content: Value,
+    pub verdict: EvidenceState,
+}
+
 /// Runs a prepared call against `index` and returns the structured content.
 /// `max_budget` bounds every response's bytes (see `budget_for`).
-pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<Value, ToolError> {
+pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<Answered, ToolError> {
     let _stage = crate::stage::enter("tool");
     let budget = budget_for(call.spec, &call.args, max_budget);
     if let Some(cursor) = call.cursor.take() {
@@ -195,10 +204,11 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<V
     fit(&mut envelope, budget, action, |kept| {
         make_cursor(&index.generation, call.spec, &call.args, call.offset + kept)
     })?;
-    serde_json::to_value(&envelope).map_err(|e| {
+    let content = serde_json::to_value(&envelope).map_err(|e| {
         tracing::error!(%e, "envelope serialisation failed");
         ToolError::new(ErrorCode::InternalError, "the response could not be encoded; see the server log")
-    })
+    })?;
+    Ok(Answered { content, verdict: envelope.evidence_state })
 }
 
 fn size(envelope: &Envelope) -> usize {

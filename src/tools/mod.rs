@@ -14,5 +14,5 @@ mod snippet;
 mod support;
 
 pub use args::Args;
-pub use dispatch::{Prepared, prepare, run};
+pub use dispatch::{Answered, Prepared, prepare, run};
 pub use serving::{IndexHandle, OpenIndex};

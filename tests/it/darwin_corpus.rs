@@ -13,7 +13,7 @@ fn darwin_index() -> &'static Path {
         .get_or_init(|| {
             let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
             let corpus = tmp.path().join("corpus");
-            copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/darwin"), &corpus);
+            crate::common::mcp::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/darwin"), &corpus);
             let config = std::fs::read_to_string(corpus.join("corpus.toml")).unwrap();
             let config = config.replace("model = \"multilingual-e5-small\"", "enabled = false");
             assert!(config.contains("enabled = false"), "corpus.toml names its model as expected");
@@ -25,18 +25,6 @@ fn darwin_index() -> &'static Path {
         .path()
         .join("index")
         .leak()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
 }
 
 /// The Darwin index opened in process once.

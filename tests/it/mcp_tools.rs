@@ -194,9 +194,9 @@ fn two_servers_on_one_index_both_have_the_vector_lane() {
 }
 
 /// The vector lane loads in the background; a lexical or exact search does not
-/// wait for it. The failpoint holds the load for a minute, so an answer within
-/// seconds is one that did not wait (the 0.5 s on the Darwin index is measured
-/// by hand, not timed here).
+/// wait for it. The failpoint holds the load for ten seconds, so answers within
+/// eight are ones that did not wait (the latency itself is measured by hand,
+/// not timed here).
 #[test]
 fn lexical_and_exact_searches_do_not_wait_for_the_vector_lane_to_load() {
     let mcp = start_with(shared_index(), &[], &[("EVIDENT_FAILPOINT", "vector-lane-load")]);
@@ -205,7 +205,7 @@ fn lexical_and_exact_searches_do_not_wait_for_the_vector_lane_to_load() {
         mcp.envelope("search_passages", json!({"query": "struggle for existence", "retrieval_mode": "lexical"}));
     let exact = mcp.envelope("search_passages", json!({"query": "\"struggle for existence\""}));
     let waited = started.elapsed();
-    assert!(waited < std::time::Duration::from_secs(20), "the searches waited {waited:?} for the vector lane");
+    assert!(waited < std::time::Duration::from_secs(8), "the searches waited {waited:?} for the vector lane");
     assert_eq!(lexical["retrieval"]["lanes"], json!(["lexical"]));
     assert!(!lexical["evidence"].as_array().unwrap().is_empty());
     // A quoted phrase and nothing else runs its phrase query once, in one lane.

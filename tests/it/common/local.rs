@@ -20,7 +20,7 @@ impl Local {
     /// The call's structured content, or its error.
     pub fn call(&self, tool: &str, args: Value) -> Result<Value, ToolError> {
         let prepared = prepare(tool, args.as_object())?;
-        run(&self.index, prepared, MAX_RESPONSE_BUDGET)
+        run(&self.index, prepared, MAX_RESPONSE_BUDGET).map(|answered| answered.content)
     }
 
     /// A successful call's envelope; panics with the error otherwise.

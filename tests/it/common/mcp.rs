@@ -153,7 +153,8 @@ pub fn index_copy(into: &Path) -> std::path::PathBuf {
     to
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// A copy of a directory tree, less any `state/` directory (written by running servers).
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read_dir") {
         let entry = entry.expect("entry");
