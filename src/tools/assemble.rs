@@ -148,6 +148,20 @@ impl<'a> ItemBuilder<'a> {
         self.item_linked(passage, found, entities)
     }
 
+    /// Items for several passages, their entity links read in one query.
+    pub fn items(&mut self, found: Vec<(PassageRow, Found<'_>)>) -> Result<Vec<EvidenceItem>, ToolError> {
+        let ids: Vec<String> = found.iter().map(|(p, _)| p.passage_id.clone()).collect();
+        let mut links = self.index.searcher.entity_links(&ids)?;
+        self.read_sources(found.iter().map(|(p, _)| p.document_id.as_str()))?;
+        found
+            .into_iter()
+            .map(|(passage, how)| {
+                let entities = links.remove(&passage.passage_id).unwrap_or_default().into_iter().map(|(e, _)| e);
+                self.item_linked(passage, how, entities.collect())
+            })
+            .collect()
+    }
+
     /// An item whose entity links are already known (search hits carry them).
     fn item_linked(
         &mut self,
@@ -255,21 +269,20 @@ impl<'a> ItemBuilder<'a> {
         let weights = [(hits.lane, 1.0)];
         let numbers: Vec<PassageNo> = fused.iter().map(|hit| hit.key).collect();
         let mut rows = self.index.searcher.passages(&numbers)?;
-        self.read_sources(rows.values().map(|row| row.document_id.as_str()))?;
-        let mut items = Vec::with_capacity(fused.len());
-        for hit in fused {
+        let mut found = Vec::with_capacity(fused.len());
+        for hit in &fused {
             // The lanes and the store come from one generation, so every number resolves.
             let Some(passage) = rows.remove(&hit.key) else { continue };
-            let found = Found::Ranked {
+            let how = Found::Ranked {
                 score: hit.score,
                 ranks: &hit.component_ranks,
                 contributions: &hit.contributions,
                 weights: &weights,
                 explain: false,
             };
-            items.push(self.item(passage, found)?);
+            found.push((passage, how));
         }
-        Ok(items)
+        self.items(found)
     }
 
     /// `before` and `after` passages of the same document around `item`.

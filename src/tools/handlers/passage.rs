@@ -61,6 +61,7 @@ pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     let last = anchor.ordinal + after;
     let mut builder = ItemBuilder::new(index);
     let mut draft = Draft::new(Operation::Lookup, args.understood());
+    let mut found = Vec::new();
     for row in rows.into_iter().filter(|r| (first..=last).contains(&r.ordinal)) {
         let why = match row.ordinal.cmp(&anchor.ordinal) {
             std::cmp::Ordering::Less => {
@@ -71,8 +72,11 @@ pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
                 format!("context: {} after the requested passage", row.ordinal - anchor.ordinal)
             }
         };
-        draft.evidence.push(builder.item(row, Found::Requested(&why))?);
+        found.push((row, why));
     }
+    let (rows, whys): (Vec<_>, Vec<String>) = found.into_iter().unzip();
+    draft.evidence =
+        builder.items(rows.into_iter().zip(&whys).map(|(row, why)| (row, Found::Requested(why))).collect())?;
     draft.context_window = Some(window);
     Ok(finish(index, draft))
 }
