@@ -211,17 +211,17 @@ pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: impl Fn
             Condition::Always => true,
         })
         .unwrap_or(&RULES[RULES.len() - 1]);
-    let forced_vector = mode == RetrievalMode::Vector;
-    let has_vector = rule.lanes.iter().any(|(l, _)| *l == Lane::Vector);
-    let vector_enabled = has_vector && !forced_vector && vector_enabled();
-    let vector_dropped = has_vector && !vector_enabled && !forced_vector;
-    let has_exact = rule.lanes.iter().any(|(l, _)| *l == Lane::Exact);
+    let has = |lane: Lane| rule.lanes.iter().any(|(l, _)| *l == lane);
+    // A forced vector search keeps the lane even when it is off (the caller reports the error).
+    let keep_vector = mode == RetrievalMode::Vector || (has(Lane::Vector) && vector_enabled());
+    let vector_dropped = has(Lane::Vector) && !keep_vector;
+    let same_phrase_query = signals.phrases_only && has(Lane::Exact);
     let mut lanes: Vec<(Lane, f64)> = rule
         .lanes
         .iter()
         .copied()
-        .filter(|(l, _)| *l != Lane::Vector || vector_enabled || forced_vector)
-        .filter(|(l, _)| !(*l == Lane::Lexical && has_exact && signals.phrases_only))
+        .filter(|(l, _)| *l != Lane::Vector || keep_vector)
+        .filter(|(l, _)| !(*l == Lane::Lexical && same_phrase_query))
         .collect();
     if vector_dropped {
         lanes.extend_from_slice(rule.without_vector);

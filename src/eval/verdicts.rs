@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use super::collection::Collection;
 use super::run::build_collection_index;
 use crate::error::{Error, IoContext, Result};
-use crate::surface::{MAX_RESPONSE_BUDGET, State};
+use crate::surface::{MAX_RESPONSE_BUDGET, Signals, State};
 use crate::tools::{OpenIndex, prepare, run};
 
 pub const ANSWERABLE: &str = "answerable";
@@ -43,7 +43,7 @@ pub struct Asked {
     /// Answerable questions with gold documents: whether the evidence holds one.
     pub gold_in_evidence: Option<bool>,
     /// The signals the state was decided from (to see why).
-    pub signals: serde_json::Value,
+    pub signals: Signals,
 }
 
 /// The figures, from a list of asked questions and the question set's groups.
@@ -68,7 +68,7 @@ struct Answer {
     state: State,
     rule: String,
     documents: Vec<String>,
-    signals: serde_json::Value,
+    signals: Signals,
 }
 
 /// Asks `query` as an agent would.
@@ -78,8 +78,7 @@ fn ask(index: &OpenIndex, query: &str) -> Result<Answer> {
     let prepared = prepare("search_passages", arguments.as_object()).map_err(failed)?;
     let answered = run(index, prepared, MAX_RESPONSE_BUDGET).map_err(failed)?;
     let (envelope, verdict) = (answered.content, answered.verdict);
-    let signals = serde_json::to_value(verdict.signals).map_err(|e| Error::InvalidArgument(e.to_string()))?;
-    let (state, rule) = (verdict.state, verdict.rule);
+    let (state, rule, signals) = (verdict.state, verdict.rule, verdict.signals);
     let documents = envelope["evidence"]
         .as_array()
         .map(|items| items.iter().filter_map(|i| i["document"].as_str().map(str::to_owned)).collect())
@@ -273,7 +272,7 @@ mod tests {
             state,
             rule: String::new(),
             gold_in_evidence: gold,
-            signals: serde_json::Value::Null,
+            signals: Signals::default(),
         }
     }
 

@@ -573,12 +573,13 @@ impl Searcher {
             });
         }
         drop(_stage);
+        let vector_disabled_reason = vector_failure.or_else(|| self.vector_disabled_reason().map(str::to_owned));
         Ok(SearchOutcome {
             lanes: lists.iter().map(|(l, _)| l.lane).collect(),
             lane_counts: lists.iter().map(|(l, _)| (l.lane, l.hits.len())).collect(),
             route,
-            vector_enabled: self.vector_disabled_reason().is_none() && vector_failure.is_none(),
-            vector_disabled_reason: vector_failure.or_else(|| self.vector_disabled_reason().map(str::to_owned)),
+            vector_enabled: vector_disabled_reason.is_none(),
+            vector_disabled_reason,
             resolved_entities,
             query_mentions,
             rerank,

@@ -1,6 +1,8 @@
 //! `evident serve` seen by a real MCP client (rmcp over stdio), against a
 //! small bilingual corpus built in the test: the tool list, every tool's
-//! envelope, and the verdicts and warnings the design promises.
+//! envelope on the wire (structured and as text), start-up, timeouts,
+//! admission, resources and the vector lane's states. What each tool answers
+//! is tested in process, in `tools`.
 // Test helpers outside #[test] functions may panic too.
 
 use crate::common::mcp::{SECTIONS, sections, shared_index, start, start_with, state, warning_codes};
