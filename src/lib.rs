@@ -19,6 +19,7 @@ pub mod lexical;
 pub mod linker;
 pub mod mcp;
 pub mod passage;
+pub mod query_words;
 pub mod rerank;
 pub mod routing;
 pub mod search;

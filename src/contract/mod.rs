@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use crate::surface::envelope::{SECTIONS, compact_output_schema, output_schema};
 use crate::surface::registry::{ALIASES, ToolSpec, VISIBLE_TOOL_CAP, default_visible};
 use crate::surface::{
-    DEFAULT_RESPONSE_BUDGET, ErrorCode, MAX_LIST_ITEMS, MAX_QUERY_PHRASES, MAX_QUERY_WORDS, MAX_RESPONSE_BUDGET,
-    MAX_STRING_CHARS, MAX_SUGGESTIONS, SNIPPET_CHARS, WarningCode,
+    DEFAULT_RESPONSE_BUDGET, ErrorCode, MAX_LIST_ITEMS, MAX_QUERY_CHARS, MAX_QUERY_PHRASES, MAX_QUERY_WORDS,
+    MAX_RESPONSE_BUDGET, MAX_STRING_CHARS, MAX_SUGGESTIONS, SNIPPET_CHARS, WarningCode,
 };
 
 /// Bump on any breaking change (a tool or parameter renamed or removed, a
@@ -93,6 +93,7 @@ pub fn contract() -> Value {
         "aliases": aliases,
         "limits": {
             "max_string_chars": MAX_STRING_CHARS,
+            "max_query_chars": MAX_QUERY_CHARS,
             "max_list_items": MAX_LIST_ITEMS,
             "default_response_budget_bytes": DEFAULT_RESPONSE_BUDGET,
             "max_response_budget_bytes": MAX_RESPONSE_BUDGET,

@@ -219,12 +219,13 @@ pub fn tools_md(contract: &Value) -> String {
     let limits = &contract["limits"];
     let _ = writeln!(
         md,
-        "\n## Limits\n\nStrings: at most {} characters. Lists: at most {} items. Responses: at most {} bytes for \
+        "\n## Limits\n\nStrings: at most {} characters (a query: {}). Lists: at most {} items. Responses: at most {} bytes for \
          a call that raises no count above its default and turns on no flag, at most {} bytes for any call; \
          beyond that, evidence is paged. Snippets (`detail: \"snippet\"`): at most {} characters. Close names \
          offered for an unresolved term: at most {}. A query: at most {} quoted phrases and {} words \
          (`query_too_complex`). The whole `tools/list` result: at most {} bytes.",
         limits["max_string_chars"],
+        limits["max_query_chars"],
         limits["max_list_items"],
         limits["default_response_budget_bytes"],
         limits["max_response_budget_bytes"],

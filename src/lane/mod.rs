@@ -10,7 +10,7 @@ mod query;
 mod terms;
 
 pub use filters::Filters;
-pub use query::{ParsedQuery, parse_query};
+pub use query::{ParsedQuery, SpellingVariant, parse_query};
 pub use terms::{KnownTerms, PassageTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

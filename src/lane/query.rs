@@ -7,6 +7,24 @@ pub struct ParsedQuery {
     pub phrases: Vec<String>,
     /// Everything outside quotes.
     pub free_text: String,
+    /// Spellings the corpus holds of free-text words it lacks (filled by the
+    /// searcher; see `lexical::variants`): the lexical lanes search them too.
+    pub variants: Vec<SpellingVariant>,
+}
+
+/// A spelling of an asked word that the corpus holds, where the word itself occurs nowhere.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SpellingVariant {
+    /// The content word as asked.
+    pub asked: String,
+    /// The spelling found: a word one orthographic edit away, or (for a long
+    /// word) the index's own term two edits from its stem.
+    pub found: String,
+    /// The analyzer whose index holds it, and the term it holds.
+    pub analyzer: &'static str,
+    pub term: String,
+    /// How many passages hold that term.
+    pub passages: u64,
 }
 
 /// Splits out `"quoted phrases"` (straight or typographic quotes). An unpaired
@@ -42,7 +60,7 @@ pub fn parse_query(input: &str) -> ParsedQuery {
             }
         }
     }
-    ParsedQuery { phrases, free_text: free.trim().to_owned() }
+    ParsedQuery { phrases, free_text: free.trim().to_owned(), variants: Vec::new() }
 }
 
 fn is_quote(c: char) -> bool {

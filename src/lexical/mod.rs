@@ -11,6 +11,7 @@ mod fields;
 mod highlight;
 mod occurrences;
 mod query;
+mod variants;
 
 pub use analyzers::{ANALYZED_LANGUAGES, analyzer_name};
 pub use build::{write_documents, write_lexical};
@@ -25,7 +26,7 @@ use tantivy::schema::Value;
 use tantivy::{Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
 use crate::error::{Error, Result};
-use crate::lane::{Filters, Lane, LaneHits, ParsedQuery};
+use crate::lane::{Filters, Lane, LaneHits, ParsedQuery, SpellingVariant};
 use crate::passage::PassageNo;
 use fields::LexicalFields;
 
@@ -176,7 +177,9 @@ impl LexicalIndex {
             .iter()
             .flat_map(|&name| {
                 let texts = std::iter::once(query.free_text.as_str()).chain(query.phrases.iter().map(String::as_str));
-                texts.flat_map(move |text| query::analyze(name, text).into_iter().map(move |(_, t)| (name, t)))
+                texts
+                    .flat_map(move |text| query::analyze(name, text).into_iter().map(move |(_, t)| (name, t)))
+                    .chain(query::variant_terms(query, name).map(move |t| (name, t.to_owned())))
             })
             .collect();
         let expanded = feedback::expand(&query_terms, &feedback_documents);
@@ -247,7 +250,105 @@ impl LexicalIndex {
         }
         most
     }
+
+    /// Spellings the corpus holds of those of `words` (a query's content
+    /// words) that occur nowhere in it (see `variants`), for at most
+    /// `MAX_RESPELLED_WORDS` such words, each with at most `MAX_VARIANTS`, most
+    /// passages first. A variant is looked for only under the analyzers
+    /// whose passages hold another of the words (the language the query is
+    /// asked in: an English "whales" is no spelling of German "Wale"), or
+    /// under every analyzer when the word is the only one. A stop word of any
+    /// analyzer is no content word ("there" is not a spelling of "three").
+    pub fn spelling_variants(&self, words: &[String]) -> Vec<SpellingVariant> {
+        let searcher = self.passages.reader.searcher();
+        let fields: Vec<(&'static str, tantivy::schema::Field)> =
+            self.passages.fields.text.iter().map(|(name, field)| (*name, *field)).collect();
+        let df = |field, term: &str| searcher.doc_freq(&tantivy::Term::from_field_text(field, term)).unwrap_or(0);
+        // Per word: None for a stop word, else per field whether its passages hold the word.
+        let held: Vec<Option<Vec<bool>>> = words
+            .iter()
+            .map(|word| {
+                let per_field: Vec<Vec<String>> = fields
+                    .iter()
+                    .map(|(name, _)| query::analyze(name, word).into_iter().map(|(_, t)| t).collect())
+                    .collect();
+                if per_field.iter().any(Vec::is_empty) {
+                    return None;
+                }
+                Some(
+                    fields
+                        .iter()
+                        .zip(&per_field)
+                        .map(|((_, field), terms)| terms.iter().any(|t| df(*field, t) > 0))
+                        .collect(),
+                )
+            })
+            .collect();
+        let mut out = Vec::new();
+        let absent =
+            words.iter().zip(&held).enumerate().filter(|(_, (_, h))| h.as_ref().is_some_and(|h| !h.contains(&true)));
+        for (w, (word, _)) in absent.take(MAX_RESPELLED_WORDS) {
+            let others: Vec<&Vec<bool>> =
+                held.iter().enumerate().filter(|(o, _)| *o != w).filter_map(|(_, h)| h.as_ref()).collect();
+            let searched: Vec<(&'static str, tantivy::schema::Field)> = fields
+                .iter()
+                .enumerate()
+                .filter(|(f, _)| others.is_empty() || others.iter().any(|h| h[*f]))
+                .map(|(_, field)| *field)
+                .collect();
+            out.extend(self.variants_of(word, &searched, &df));
+        }
+        out
+    }
+
+    /// The spelling variants of one absent word under these analyzers' fields.
+    fn variants_of(
+        &self,
+        word: &str,
+        fields: &[(&'static str, tantivy::schema::Field)],
+        df: &dyn Fn(tantivy::schema::Field, &str) -> u64,
+    ) -> Vec<SpellingVariant> {
+        let searcher = self.passages.reader.searcher();
+        let mut found: Vec<SpellingVariant> = Vec::new();
+        let add = |found: &mut Vec<SpellingVariant>, name: &'static str, spelling: &str, term: String, passages| {
+            if !found.iter().any(|v| v.analyzer == name && v.term == term) {
+                let found_as = spelling.to_owned();
+                found.push(SpellingVariant { asked: word.to_owned(), found: found_as, analyzer: name, term, passages });
+            }
+        };
+        for spelling in variants::orthographic(word) {
+            for (name, field) in fields {
+                for (_, term) in query::analyze(name, &spelling) {
+                    let passages = df(*field, &term);
+                    if passages > 0 {
+                        add(&mut found, name, &spelling, term, passages);
+                    }
+                }
+            }
+        }
+        for (name, field) in fields {
+            for (_, stem) in query::analyze(name, word) {
+                for (term, passages) in variants::stem_neighbours(&searcher, *field, &stem) {
+                    add(&mut found, name, &term.clone(), term, passages);
+                }
+            }
+        }
+        found.sort_by(|a, b| {
+            b.passages.cmp(&a.passages).then_with(|| (a.analyzer, &a.term).cmp(&(b.analyzer, &b.term)))
+        });
+        found.truncate(MAX_VARIANTS);
+        found
+    }
 }
+
+/// Absent query words whose spelling variants are looked up (each costs a
+/// few hundred dictionary lookups; a long query's many absent words are mostly
+/// not misspellings).
+const MAX_RESPELLED_WORDS: usize = 8;
+
+/// Spelling variants searched per absent word: enough for a word's regional
+/// and historical spellings, few enough that a guess cannot swamp the query.
+const MAX_VARIANTS: usize = 3;
 
 /// Each feedback document's score, analyzer and stored term counts.
 fn read_counts(

@@ -34,10 +34,16 @@ pub fn analyzed_terms(query: &ParsedQuery, language: &str) -> Vec<String> {
     let mut terms: Vec<String> = std::iter::once(query.free_text.as_str())
         .chain(query.phrases.iter().map(String::as_str))
         .flat_map(|text| analyze(name, text).into_iter().map(|(_, t)| t))
+        .chain(variant_terms(query, name).map(str::to_owned))
         .collect();
     terms.sort();
     terms.dedup();
     terms
+}
+
+/// The index terms of the query's spelling variants under analyzer `name`.
+pub(super) fn variant_terms<'q>(query: &'q ParsedQuery, name: &'q str) -> impl Iterator<Item = &'q str> {
+    query.variants.iter().filter(move |v| v.analyzer == name).map(|v| v.term.as_str())
 }
 
 fn term_query(field: Field, text: &str) -> Box<dyn Query> {
@@ -81,7 +87,9 @@ pub fn plausible_languages(
             let total: u64 = std::iter::once(query.free_text.as_str())
                 .chain(query.phrases.iter().map(String::as_str))
                 .flat_map(|text| analyze(name, text))
-                .map(|(_, term)| searcher.doc_freq(&Term::from_field_text(field, &term)).unwrap_or(0))
+                .map(|(_, term)| term)
+                .chain(variant_terms(query, name).map(str::to_owned))
+                .map(|term| searcher.doc_freq(&Term::from_field_text(field, &term)).unwrap_or(0))
                 .sum();
             (name, total as f64)
         })
@@ -119,7 +127,8 @@ pub fn build(
     for name in languages {
         let (Some(&text), Some(&title)) = (fields.text.get(name), fields.title.get(name)) else { continue };
         let tokens = analyze(name, &query.free_text);
-        for (_, term) in &tokens {
+        // A spelling variant is searched as the word it stands for (not in the proximity phrase).
+        for term in tokens.iter().map(|(_, t)| t.as_str()).chain(variant_terms(query, name)) {
             free.push((Occur::Should, term_query(text, term)));
             free.push((Occur::Should, Box::new(BoostQuery::new(term_query(title, term), TITLE_BOOST))));
         }

@@ -15,7 +15,7 @@ pub fn search(store: &Store, lexical: &LexicalIndex, input: &LaneInput<'_>) -> R
         return Ok(LaneHits::from_scored(Lane::Exact, vec![(no, 1.0)]));
     }
     let phrases = if input.parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { input.parsed.phrases.clone() };
-    let exact = ParsedQuery { phrases, free_text: String::new() };
+    let exact = ParsedQuery { phrases, free_text: String::new(), variants: Vec::new() };
     let mut hits = lexical.search(&exact, input.filters, input.allowed, input.depth)?;
     hits.lane = Lane::Exact;
     Ok(hits)

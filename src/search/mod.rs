@@ -15,11 +15,12 @@ use crate::corpus::{Entity, TermMapping};
 use crate::error::{Error, Result};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
-use crate::lane::{Filters, ParsedQuery, parse_query};
+use crate::lane::{Filters, ParsedQuery, SpellingVariant, parse_query};
 use crate::lane::{Lane, LaneHits};
 use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, analyzed_terms, analyzer_name};
 use crate::linker::Linker;
 use crate::passage::PassageNo;
+use crate::query_words::content_words;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::stage;
@@ -133,6 +134,8 @@ pub struct SearchOutcome {
     pub query_mentions: Vec<Mention>,
     /// The reranking stage, when the request asked for one.
     pub rerank: Option<RerankRun>,
+    /// Spellings the corpus holds of query words it lacks, searched with them.
+    pub spelling_variants: Vec<SpellingVariant>,
     pub hits: Vec<SearchHit>,
 }
 
@@ -375,6 +378,13 @@ impl Searcher {
         })
     }
 
+    /// Spellings the corpus holds of the content words of `free_text` that
+    /// occur nowhere in it (`LexicalIndex::spelling_variants`).
+    pub fn spelling_variants(&self, free_text: &str) -> Vec<SpellingVariant> {
+        let _stage = stage::enter("route.variants");
+        self.lexical.spelling_variants(&content_words(free_text))
+    }
+
     /// How many passages contain `word` (lexical index, the language where it is most frequent).
     pub fn passages_with(&self, word: &str) -> u64 {
         self.lexical.passages_with(word)
@@ -436,7 +446,8 @@ impl Searcher {
     /// Routes the request and runs its lanes: each lane's ranked list with its weight.
     pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
         let routing = stage::enter("route");
-        let parsed = parse_query(&request.query);
+        let mut parsed = parse_query(&request.query);
+        parsed.variants = self.spelling_variants(&parsed.free_text);
         let depth = request.depth.max(request.top_k);
         let query_mentions = self.mentions(&request.query, None);
         let resolved_entities =
@@ -583,6 +594,7 @@ impl Searcher {
             resolved_entities,
             query_mentions,
             rerank,
+            spelling_variants: parsed.variants,
             hits,
         })
     }

@@ -15,5 +15,6 @@ pub const MAX_SUGGESTIONS: usize = 5;
 /// Most quoted phrases in one query: each is embedded and searched on its own,
 /// so phrases multiply a request's work (100 phrases once took a gigabyte).
 pub const MAX_QUERY_PHRASES: usize = 8;
-/// Most words in one query (long natural-language questions stay well under it).
-pub const MAX_QUERY_WORDS: usize = 128;
+/// Most words in one query: an abstract pasted to find related passages fits.
+/// Plain words cost BM25 little (a term clause each); phrases are bounded above.
+pub const MAX_QUERY_WORDS: usize = 512;

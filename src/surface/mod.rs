@@ -18,7 +18,9 @@ pub use envelope::Envelope;
 pub use limits::{
     DEFAULT_RESPONSE_BUDGET, MAX_QUERY_PHRASES, MAX_QUERY_WORDS, MAX_RESPONSE_BUDGET, MAX_SUGGESTIONS, SNIPPET_CHARS,
 };
-pub use params::{DefaultValue, Detail, Kind, MAX_LIST_ITEMS, MAX_STRING_CHARS, Param, input_schema, validate};
+pub use params::{
+    DefaultValue, Detail, Kind, MAX_LIST_ITEMS, MAX_QUERY_CHARS, MAX_STRING_CHARS, Param, input_schema, validate,
+};
 pub use registry::ToolSpec;
 pub use sufficiency::{Cmp, Condition, EvidenceState, Operand, Operation, RULES, Rule, Signal, Signals, State, decide};
 pub use warnings::{Severity, Warning, WarningCode};

@@ -7,8 +7,11 @@ use serde_json::{Map, Value, json};
 
 use super::catalog::{ErrorCode, ToolError, echo};
 
-/// Longest string any parameter accepts, in characters.
+/// Longest string any parameter accepts, in characters (a query: `MAX_QUERY_CHARS`).
 pub const MAX_STRING_CHARS: usize = 2_000;
+/// Longest query, in characters: room for `MAX_QUERY_WORDS` words of an
+/// abstract an agent pastes to find related passages.
+pub const MAX_QUERY_CHARS: usize = 8_000;
 /// Most items a list parameter accepts.
 pub const MAX_LIST_ITEMS: usize = 20;
 
@@ -44,6 +47,9 @@ impl std::str::FromStr for Detail {
 pub enum Kind {
     /// A non-empty string of at most `MAX_STRING_CHARS` characters.
     Text,
+    /// A search query: a non-empty string of at most `MAX_QUERY_CHARS`
+    /// characters (its words and phrases are bounded when it is parsed).
+    Query,
     Integer {
         min: i64,
         max: i64,
@@ -72,6 +78,16 @@ pub struct Param {
     pub description: &'static str,
 }
 
+impl Kind {
+    /// Longest string of this kind, in characters.
+    pub const fn max_chars(self) -> usize {
+        match self {
+            Kind::Query => MAX_QUERY_CHARS,
+            _ => MAX_STRING_CHARS,
+        }
+    }
+}
+
 impl Param {
     pub const fn required(name: &'static str, kind: Kind, description: &'static str) -> Self {
         Self { name, kind, required: true, default: DefaultValue::None, description }
@@ -97,7 +113,7 @@ impl Param {
     /// The JSON type name, for messages and docs.
     pub fn type_name(&self) -> &'static str {
         match self.kind {
-            Kind::Text | Kind::Choice(_) => "string",
+            Kind::Text | Kind::Query | Kind::Choice(_) => "string",
             Kind::Integer { .. } => "integer",
             Kind::Boolean => "boolean",
             Kind::TextList => "array of strings",
@@ -107,9 +123,9 @@ impl Param {
     fn schema(&self) -> Value {
         let mut s = Map::new();
         match self.kind {
-            Kind::Text => {
+            Kind::Text | Kind::Query => {
                 s.insert("type".into(), json!("string"));
-                s.insert("maxLength".into(), json!(MAX_STRING_CHARS));
+                s.insert("maxLength".into(), json!(self.kind.max_chars()));
             }
             Kind::Integer { min, max } => {
                 s.insert("type".into(), json!("integer"));
@@ -174,15 +190,15 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-fn check_text(name: &str, text: &str) -> Result<(), ToolError> {
+fn check_text(name: &str, text: &str, limit: usize) -> Result<(), ToolError> {
     if text.trim().is_empty() {
         return Err(ToolError::new(ErrorCode::EmptyArgument, format!("`{name}` must not be empty")));
     }
     let chars = text.chars().count();
-    if chars > MAX_STRING_CHARS {
+    if chars > limit {
         return Err(ToolError::new(
             ErrorCode::ArgumentTooLong,
-            format!("`{name}` has {chars} characters; the limit is {MAX_STRING_CHARS}"),
+            format!("`{name}` has {chars} characters; the limit is {limit}"),
         ));
     }
     Ok(())
@@ -190,9 +206,9 @@ fn check_text(name: &str, text: &str) -> Result<(), ToolError> {
 
 fn check(param: &Param, value: Value) -> Result<Value, ToolError> {
     match param.kind {
-        Kind::Text => {
+        Kind::Text | Kind::Query => {
             let Value::String(text) = &value else { return Err(invalid(param, &value)) };
-            check_text(param.name, text)?;
+            check_text(param.name, text, param.kind.max_chars())?;
             Ok(value)
         }
         Kind::Integer { min, max } => {
@@ -244,7 +260,7 @@ fn check(param: &Param, value: Value) -> Result<Value, ToolError> {
                         format!("`{}` must be an array of strings, found {}", param.name, json_type(item)),
                     ));
                 };
-                check_text(param.name, text)?;
+                check_text(param.name, text, MAX_STRING_CHARS)?;
             }
             Ok(value)
         }

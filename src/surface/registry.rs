@@ -139,7 +139,7 @@ pub static TOOLS: &[ToolSpec] = &[
             two concepts.",
         not_for: "diachronic tracing (trace_concept), evidence about one concept (find_concept_evidence)",
         params: &[
-            Param::required("query", Kind::Text, "What to look for: words, a question, or \"quoted phrases\" that must occur."),
+            Param::required("query", Kind::Query, "What to look for: words, a question, or \"quoted phrases\" that must occur."),
             LANGUAGE,
             WORK,
             PERIOD,
@@ -317,7 +317,7 @@ pub static TOOLS: &[ToolSpec] = &[
             as it did. Agents should use search_passages.",
         not_for: "research (search_passages)",
         params: &[
-            Param::required("query", Kind::Text, "The query."),
+            Param::required("query", Kind::Query, "The query."),
             Param::required("lane", Kind::Choice(LANES), "The lane to run."),
             LANGUAGE,
             Param::optional("top_k", Kind::Integer { min: 1, max: 50 }, "How many items.")

@@ -125,6 +125,10 @@ pub struct Signals {
     /// containing its name: "Erasmus Darwin" for "Darwin") and not the person:
     /// they speak of someone else and are not evidence.
     pub namesake_n: u32,
+    /// Evidence items holding the rarest key term the corpus holds together
+    /// with another key term: the corpus speaks of what is asked, so words
+    /// scattered over items are not read as its absence.
+    pub rarest_with_more_n: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -168,6 +172,7 @@ pub enum Signal {
     PhrasesVerbatimN,
     EntitiesAllCoveredN,
     NamesakeN,
+    RarestWithMoreN,
 }
 
 impl Signals {
@@ -211,6 +216,7 @@ impl Signals {
             Signal::PhrasesVerbatimN => self.phrases_verbatim_n,
             Signal::EntitiesAllCoveredN => self.entities_all_covered_n,
             Signal::NamesakeN => self.namesake_n,
+            Signal::RarestWithMoreN => self.rarest_with_more_n,
         }
     }
 }
@@ -370,9 +376,14 @@ pub const RULES: &[Rule] = &[
         id: "insufficient.key_terms_scattered",
         state: InsufficientEvidence,
         operations: EVIDENCE_OPS,
-        conditions: &[when(BestItemKeyPermille, Cmp::Lt, SOME_KEY_WEIGHT), when(EntitiesAllCoveredN, Cmp::Eq, 0)],
-        reason: "no evidence item holds half of the query's key-term weight together and no named entity is \
-                 covered: the items match single words, not the question",
+        conditions: &[
+            when(BestItemKeyPermille, Cmp::Lt, SOME_KEY_WEIGHT),
+            when(EntitiesAllCoveredN, Cmp::Eq, 0),
+            when(RarestWithMoreN, Cmp::Eq, 0),
+        ],
+        reason: "no evidence item holds half of the query's key-term weight together, none holds the rarest key \
+                 term the corpus holds with another, and no named entity is covered: the items match single \
+                 words, not the question",
     },
     Rule {
         id: "partial.side_without_evidence",
@@ -589,6 +600,9 @@ mod tests {
         assert_eq!(decide(Search, words_only(MOST_KEY_WEIGHT - 1)).rule, "partial.key_terms_apart");
         assert_eq!(decide(Search, words_only(SOME_KEY_WEIGHT)).rule, "partial.key_terms_apart");
         assert_eq!(decide(Search, words_only(SOME_KEY_WEIGHT - 1)).rule, "insufficient.key_terms_scattered");
+        // The rarest key term the corpus holds, in an item with another: the corpus speaks of it.
+        let rarest = Signals { rarest_with_more_n: 1, ..words_only(SOME_KEY_WEIGHT - 1) };
+        assert_eq!(decide(Search, rarest).rule, "partial.key_terms_apart");
         // A covered entity is what the question is about: scattered words do not sink it.
         let entity = Signals { best_item_key_permille: 0, ..corroborated() };
         assert_eq!(decide(Search, entity).state, Supported);

@@ -24,6 +24,7 @@ pub enum WarningCode {
     NeighboursOnly,
     NamesakeMentions,
     RerankUnavailable,
+    SpellingVariant,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
@@ -55,6 +56,7 @@ impl WarningCode {
         WarningCode::NeighboursOnly,
         WarningCode::NamesakeMentions,
         WarningCode::RerankUnavailable,
+        WarningCode::SpellingVariant,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -77,6 +79,7 @@ impl WarningCode {
             WarningCode::NeighboursOnly => "NEIGHBOURS_ONLY",
             WarningCode::NamesakeMentions => "NAMESAKE_MENTIONS",
             WarningCode::RerankUnavailable => "RERANK_UNAVAILABLE",
+            WarningCode::SpellingVariant => "SPELLING_VARIANT",
         }
     }
 
@@ -119,6 +122,9 @@ impl WarningCode {
                 "Evidence items name another person whose name contains a requested person's: not evidence for it."
             }
             WarningCode::RerankUnavailable => "A reranker was asked for and could not run; items are in fused order.",
+            WarningCode::SpellingVariant => {
+                "A query word occurs nowhere in the corpus, which holds another spelling of it: that was searched too."
+            }
         }
     }
 }

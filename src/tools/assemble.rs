@@ -10,16 +10,16 @@ use super::serving::OpenIndex;
 use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::parse_query;
-use crate::lane::{Lane, LaneHits};
-use crate::lexical::{KnownTerms, analyse_passage, analyzed_terms};
+use crate::lane::{Lane, LaneHits, SpellingVariant};
+use crate::lexical::{KnownTerms, analyse_passage, analyzed_terms, analyzer_name};
 use crate::passage::PassageNo;
+use crate::query_words::content_words;
 use crate::search::SearchHit;
 use crate::store::{PassageRow, SourceRow};
 use crate::surface::ToolError;
 use crate::surface::envelope::*;
 use crate::surface::{Operation, Signals, decide};
 use crate::surface::{Warning, WarningCode};
-use crate::text::{normalized_words, without_possessive};
 
 pub const TRACE_COMPLETE: &str = "COMPLETE";
 pub const TRACE_INCOMPLETE: &str = "SOURCE_TRACE_INCOMPLETE";
@@ -47,6 +47,8 @@ pub struct Draft {
     pub undecided: u32,
     /// get_context: the window and whether it reached the document's edges.
     pub context_window: Option<ContextWindow>,
+    /// Spellings the corpus holds of query words it lacks, as the searcher found them.
+    pub spelling_variants: Vec<SpellingVariant>,
 }
 
 impl Draft {
@@ -67,6 +69,7 @@ impl Draft {
             mappings: (0, 0),
             undecided: 0,
             context_window: None,
+            spelling_variants: Vec::new(),
         }
     }
 }
@@ -301,51 +304,30 @@ impl<'a> ItemBuilder<'a> {
     }
 }
 
-/// Question, auxiliary and discourse words that carry no content in a query,
-/// beyond the analyzers' (short) stop lists: "what does the text say about …"
-/// asks, it does not search. English, German and French, the analyzed languages.
-#[rustfmt::skip]
-const FUNCTION_WORDS: &[&str] = &[
-    // English: questions, auxiliaries and fillers.
-    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "was", "were", "has",
-    "have", "had", "been", "being", "can", "could", "would", "should", "may", "might", "shall", "i", "you", "we", "he",
-    "she", "me", "my", "our", "your", "its", "his", "her", "about", "from", "than", "any", "some", "is", "are", "there",
-    "so", "very", "also", "just", "really", "actually", "please",
-    // English: talk about a text rather than its content.
-    "say", "says", "said", "saying", "describe", "describes", "described", "according", "text", "texts", "book",
-    "books", "write", "writes", "wrote", "written", "tell", "tells", "told", "mention", "mentions", "mentioned",
-    "discuss", "discusses", "discussed", "explain", "explains", "explained", "think", "thinks", "thought", "view",
-    "views", "claim", "claims", "argue", "argues", "regarding", "concerning", "author", "passage", "passages", "corpus",
-    "work", "works", "anything", "something", "much", "many",
-    // German ("was" and "text" are listed above).
-    "wer", "wie", "wo", "warum", "welche", "welcher", "welches", "sagt", "sagen", "beschreibt", "laut", "buch",
-    "schreibt", "über", "ueber",
-    // French.
-    "que", "qui", "quoi", "comment", "pourquoi", "quel", "quelle", "dit", "dire", "décrit", "selon", "texte", "livre",
-    "écrit", "sur",
-];
-
 /// Content words of `query`, and for each item which of them it contains.
 /// A word counts if no evidence language's analyzer drops it; matching uses
 /// each item's own analyzer (stemmed), as the lexical lane does.
-pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Vec<bool>>) {
-    let mut seen = BTreeSet::new();
-    // A possessive is its base word ("Einstein's" asks about Einstein): the
-    // analyzers would split off an `s` that every passage contains.
-    let words: Vec<String> = normalized_words(query)
-        .into_iter()
-        .map(|w| without_possessive(&w).to_owned())
-        .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && seen.insert(w.clone()))
-        .collect();
+/// A word's spelling variants (`variants`, the searcher's) count as the word.
+pub fn term_matches(
+    query: &str,
+    items: &[EvidenceItem],
+    variants: &[SpellingVariant],
+) -> (Vec<String>, Vec<Vec<bool>>) {
+    let words = content_words(query);
     let languages: BTreeSet<&str> = items.iter().map(|i| i.language.as_str()).collect();
     let languages: Vec<&str> = if languages.is_empty() { vec!["en"] } else { languages.into_iter().collect() };
     let mut terms = Vec::new();
     let mut per_word: Vec<HashMap<&str, Vec<String>>> = Vec::new();
     for word in words {
         let parsed = parse_query(&word);
-        let analyzed: HashMap<&str, Vec<String>> = languages.iter().map(|l| (*l, analyzed_terms(&parsed, l))).collect();
+        let mut analyzed: HashMap<&str, Vec<String>> =
+            languages.iter().map(|l| (*l, analyzed_terms(&parsed, l))).collect();
         if analyzed.values().any(Vec::is_empty) {
             continue;
+        }
+        for (language, stems) in &mut analyzed {
+            let name = analyzer_name(language);
+            stems.extend(variants.iter().filter(|v| v.asked == word && v.analyzer == name).map(|v| v.term.clone()));
         }
         terms.push(word);
         per_word.push(analyzed);
@@ -374,6 +356,33 @@ pub fn term_matches(query: &str, items: &[EvidenceItem]) -> (Vec<String>, Vec<Ve
     (terms, matches)
 }
 
+/// A word the corpus lacks that is a word of the alias a resolved concept
+/// matched ("heredity" naming the concept whose passages say "inheritance"):
+/// the corpus holds it as that concept, so every item linked to the concept
+/// holds it, and it counts as in the corpus (at the rarity of those items).
+fn count_declared_synonyms(
+    terms: &[String],
+    frequencies: &mut [u64],
+    matches: &mut [Vec<bool>],
+    items: &[EvidenceItem],
+    resolved: &[EntityRef],
+) {
+    for (w, term) in terms.iter().enumerate() {
+        if frequencies[w] > 0 {
+            continue;
+        }
+        let named = resolved.iter().find(|e| {
+            e.matched_alias.as_deref().is_some_and(|alias| content_words(alias).iter().any(|word| word == term))
+        });
+        let Some(entity) = named else { continue };
+        let linked: Vec<usize> = (0..items.len()).filter(|&i| items[i].entities.contains(&entity.id)).collect();
+        for &i in &linked {
+            matches[i][w] = true;
+        }
+        frequencies[w] = linked.len() as u64;
+    }
+}
+
 fn distinct<'a>(values: impl Iterator<Item = Option<&'a str>>) -> usize {
     values.flatten().collect::<BTreeSet<_>>().len()
 }
@@ -387,9 +396,17 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         *language_mix.entry(item.language.clone()).or_insert(0) += 1;
     }
     let people = index.searcher.authorship();
-    let (terms, matches) = draft.query.as_deref().map(|q| term_matches(q, items)).unwrap_or_default();
-    // One index lookup per word: whether the corpus holds it and how rare it is.
-    let frequencies: Vec<u64> = terms.iter().map(|t| index.searcher.passages_with(t)).collect();
+    let variants = &draft.spelling_variants;
+    let (terms, mut matches) = draft.query.as_deref().map(|q| term_matches(q, items, variants)).unwrap_or_default();
+    // One index lookup per word: whether the corpus holds it (or a spelling of it) and how rare it is.
+    let mut frequencies: Vec<u64> = terms
+        .iter()
+        .map(|t| {
+            let respelled = variants.iter().filter(|v| v.asked == *t).map(|v| v.passages);
+            respelled.fold(index.searcher.passages_with(t), u64::max)
+        })
+        .collect();
+    count_declared_synonyms(&terms, &mut frequencies, &mut matches, items, &draft.resolution.entities);
     let support = match draft.query.as_deref() {
         Some(query) => {
             let corpus = CorpusTerms {
@@ -452,6 +469,7 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
     provenance.chain = draft.provenance_chain.take();
 
     let mut warnings = std::mem::take(&mut draft.warnings);
+    warnings.extend(spelling_warnings(&draft.spelling_variants, &coverage.term_coverage));
     if provenance.source_trace_incomplete_n > 0 {
         warnings.push(Warning::new(
             WarningCode::SourceTraceIncomplete,
@@ -545,6 +563,33 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
     }
 }
 
+/// One SPELLING_VARIANT warning per asked word the corpus holds only in
+/// another spelling: the asked and the found forms, and how many items hold one.
+fn spelling_warnings(variants: &[SpellingVariant], terms: &[TermCoverage]) -> Vec<Warning> {
+    let mut asked: Vec<&str> = variants.iter().map(|v| v.asked.as_str()).collect();
+    asked.dedup();
+    asked
+        .into_iter()
+        .map(|word| {
+            let found: Vec<String> = variants
+                .iter()
+                .filter(|v| v.asked == word)
+                .map(|v| format!("\"{}\" ({} passages)", v.found, v.passages))
+                .collect();
+            let items = terms.iter().find(|t| t.term == word).map_or(0, |t| t.found_in);
+            Warning::new(
+                WarningCode::SpellingVariant,
+                format!(
+                    "\"{word}\" occurs nowhere in the corpus; it was also searched as {}, which {items} evidence \
+                     item(s) hold: coverage counts them as the word",
+                    found.join(", ")
+                ),
+                "check that the spelling found means what was asked; quote the word to search it exactly as written",
+            )
+        })
+        .collect()
+}
+
 /// What to try after finding nothing, naming only parameters this call has.
 fn no_evidence_action(arguments: &Map<String, Value>) -> String {
     let set =
@@ -631,6 +676,7 @@ fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary, s
         phrases_verbatim_n: support.phrases_verbatim,
         entities_all_covered_n: u32::from(support.entities_all_covered),
         namesake_n: count(support.namesake.iter().filter(|n| **n).count()),
+        rarest_with_more_n: support.rarest_with_more,
     }
 }
 
@@ -738,7 +784,7 @@ pub(super) mod tests {
             item("p.a.0001", "a", "Natural selection acts on varieties.", &[], &[]),
             item("p.b.0001", "b", "Selection by breeders.", &[], &[]),
         ];
-        let (terms, matches) = term_matches("What does natural selection do to varieties?", &items);
+        let (terms, matches) = term_matches("What does natural selection do to varieties?", &items, &[]);
         // Question words are not content words; stemmed forms match ("varieties" ~ "variety").
         assert_eq!(terms, ["natural", "selection", "varieties"]);
         assert_eq!(matches[0], [true, true, true]);

@@ -6,6 +6,7 @@
 
 use crate::authorship::Authorship;
 use crate::lane::{Lane, parse_query};
+use crate::query_words::is_framing;
 use crate::surface::envelope::EvidenceItem;
 use crate::text::{normalized_word, normalized_words, possessive_base, without_possessive};
 
@@ -43,6 +44,9 @@ pub struct Support {
     pub phrases: u32,
     pub phrases_verbatim: u32,
     pub entities_all_covered: bool,
+    /// Items holding the rarest key term the corpus holds together with another key term, and more
+    /// of the key weight than the absent terms carry.
+    pub rarest_with_more: u32,
     /// The key terms, as words.
     pub key_words: Vec<String>,
 }
@@ -92,11 +96,13 @@ pub struct CorpusTerms<'a> {
 }
 
 /// Key terms among `words` (the query's content words): not the authors'
-/// names, and not common in the corpus — unless every word is common, in which
-/// case the common ones are all there is to go on.
+/// names, not common in the corpus and not framing the question
+/// (`query_words::is_framing`) — unless every word is common or framing, in
+/// which case those are all there is to go on (the common ones first).
 pub fn key_terms(words: &[String], corpus: &CorpusTerms<'_>) -> Vec<KeyTerm> {
     let mut key = Vec::new();
     let mut common = Vec::new();
+    let mut framing = Vec::new();
     let passages = corpus.passages.max(1) as f64;
     for (i, (word, &with)) in words.iter().zip(corpus.frequencies).enumerate() {
         if corpus.author_words.contains(word) {
@@ -108,9 +114,15 @@ pub fn key_terms(words: &[String], corpus: &CorpusTerms<'_>) -> Vec<KeyTerm> {
             weight: if with == 0 { passages.ln() + 1.0 } else { ((passages + 1.0) / with as f64).ln() },
             in_corpus: with > 0,
         };
-        if with as f64 >= COMMON_SHARE * passages { common.push(term) } else { key.push(term) }
+        if is_framing(word) {
+            framing.push(term);
+        } else if with as f64 >= COMMON_SHARE * passages {
+            common.push(term);
+        } else {
+            key.push(term);
+        }
     }
-    if key.is_empty() { common } else { key }
+    [key, common, framing].into_iter().find(|terms| !terms.is_empty()).unwrap_or_default()
 }
 
 /// Whether `item` speaks of a namesake of a requested person instead of the
@@ -228,19 +240,38 @@ pub fn assess(
                 .collect()
         })
         .collect();
-    let item_permille: Vec<u32> = matches
+    // Per item, which key terms it holds (none for an item about a namesake).
+    let held: Vec<Vec<bool>> = matches
         .iter()
         .zip(&namesake)
         .enumerate()
         .map(|(i, (m, about_someone_else))| {
-            if *about_someone_else {
-                return 0;
-            }
             let holds = |w: usize| m.get(w).copied().unwrap_or(false) && !apart.get(i).is_some_and(|a| a.contains(&w));
-            let held: f64 = key_terms.iter().filter(|t| holds(t.word)).map(|t| t.weight).sum();
-            if total > 0.0 { (1000.0 * held / total).round() as u32 } else { 0 }
+            key_terms.iter().map(|t| !about_someone_else && holds(t.word)).collect()
         })
         .collect();
+    let item_permille: Vec<u32> = held
+        .iter()
+        .map(|h| {
+            let weight: f64 = key_terms.iter().zip(h).filter(|(_, h)| **h).map(|(t, _)| t.weight).sum();
+            if total > 0.0 { (1000.0 * weight / total).round() as u32 } else { 0 }
+        })
+        .collect();
+    // The rarest key term the corpus holds (the first of equals), and the items holding it with another
+    // key term and more of the key weight than the terms the corpus lacks carry (else the question's
+    // subject may be what is absent: "Mendel pea plant experiments").
+    let rarest = key_terms
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.in_corpus)
+        .max_by(|(a, x), (b, y)| x.weight.total_cmp(&y.weight).then(b.cmp(a)))
+        .map(|(k, _)| k);
+    let rarest_with_more = rarest.map_or(0, |k| {
+        held.iter()
+            .zip(&item_permille)
+            .filter(|(h, p)| h[k] && h.iter().filter(|x| **x).count() >= 2 && **p > absent_permille)
+            .count()
+    });
     let has_phrase = |i: usize| item_words.get(i).is_some_and(|w| phrases.iter().any(|p| contains_phrase(w, p)));
     let phrases_verbatim = phrases.iter().filter(|p| item_words.iter().any(|w| contains_phrase(w, p))).count();
     let linked = |item: &EvidenceItem| topics.iter().any(|e| item.entities.contains(e));
@@ -291,6 +322,7 @@ pub fn assess(
         phrases: phrases.len() as u32,
         phrases_verbatim: phrases_verbatim as u32,
         entities_all_covered,
+        rarest_with_more: rarest_with_more as u32,
     }
 }
 
@@ -336,6 +368,26 @@ mod tests {
     }
 
     #[test]
+    fn framing_words_are_key_terms_only_when_nothing_else_is() {
+        // "role" and "play" are absent from the corpus, yet the question is about the eye.
+        let k = keys(&["role", "eye", "play"]);
+        assert_eq!(k.iter().map(|t| t.word).collect::<Vec<_>>(), [1]);
+        let s = assess(
+            "role eye play",
+            &words(&["role", "eye", "play"]),
+            k,
+            &[vec![false, true, false]],
+            &[item("the eye", &["lexical"], &[])],
+            &[],
+            &Authorship::default(),
+        );
+        assert_eq!((s.best_permille, s.absent_permille), (1000, 0));
+        // A question of framing words only is about them (common words go first).
+        assert_eq!(keys(&["role", "species"]).iter().map(|t| t.word).collect::<Vec<_>>(), [1]);
+        assert_eq!(keys(&["role", "play"]).len(), 2);
+    }
+
+    #[test]
     fn the_best_item_holds_the_rare_terms_and_a_second_one_corroborates() {
         let k = keys(&["eye", "organ"]);
         let items = [item("the eye an organ", &["lexical"], &[]), item("an organ", &["lexical", "vector"], &[])];
@@ -345,6 +397,31 @@ mod tests {
         assert!(s.item_permille[1] < 500, "the common-ish `organ` alone weighs little: {:?}", s.item_permille);
         assert_eq!(s.corroboration, 0, "one lane found the best item and nothing else holds half the weight");
         assert_eq!(s.supporting, [true, true]);
+    }
+
+    #[test]
+    fn the_rarest_held_key_term_counts_only_beside_another() {
+        // "helix" is absent; "eye" is the rarest term the corpus holds.
+        let w = words(&["eye", "organ", "helix"]);
+        let items = [item("the eye", &["lexical"], &[]), item("the eye, an organ", &["lexical"], &[])];
+        let assessed = |matches: &[Vec<bool>]| {
+            assess(
+                "eye organ helix",
+                &w,
+                keys(&["eye", "organ", "helix"]),
+                matches,
+                &items,
+                &[],
+                &Authorship::default(),
+            )
+        };
+        // "helix" (absent) outweighs "eye" and "organ" together: the question may be about it.
+        assert_eq!(assessed(&[vec![true, false, false], vec![true, true, false]]).rarest_with_more, 0);
+        let eye_organ = |matches: &[Vec<bool>]| {
+            assess("eye organ", &w[..2], keys(&["eye", "organ"]), matches, &items, &[], &Authorship::default())
+        };
+        assert_eq!(eye_organ(&[vec![true, false], vec![true, true]]).rarest_with_more, 1);
+        assert_eq!(eye_organ(&[vec![true, false], vec![false, true]]).rarest_with_more, 0);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Lowest first. A module may use modules of its own layer or a lower one.
 const LAYERS: &[&[&str]] = &[
-    &["error", "lane", "passage", "text", "failpoint", "stage"],
+    &["error", "lane", "passage", "text", "query_words", "failpoint", "stage"],
     &["corpus"],
     &["chunk", "linker", "authorship"],
     &["store", "lexical", "vector", "rerank", "fusion", "routing", "telemetry"],

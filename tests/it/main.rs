@@ -25,6 +25,7 @@ mod qdrant_server;
 mod read_only_index;
 mod request_memory;
 mod sdk_clients;
+mod spelling;
 mod tools;
 mod vector_lane;
 mod verdicts;

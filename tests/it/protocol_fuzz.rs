@@ -91,7 +91,7 @@ fn tool_call(rng: &mut Rng, id: u64) -> Value {
                 continue;
             }
             let value = match p.kind {
-                Kind::Text => odd_string(rng),
+                Kind::Text | Kind::Query => odd_string(rng),
                 Kind::Integer { min, max } => json!(min + (rng.next() % (max - min + 1) as u64) as i64),
                 Kind::Boolean => json!(rng.below(2) == 0),
                 Kind::Choice(values) => json!(rng.pick(values)),

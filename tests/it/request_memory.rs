@@ -21,19 +21,21 @@ fn status_kb(pid: u32, key: &str) -> u64 {
 }
 
 /// The longest query within the limits: MAX_QUERY_PHRASES quoted phrases
-/// sharing MAX_QUERY_WORDS words.
+/// of eight words each, and free text up to MAX_QUERY_WORDS words in all.
 fn maximal_query() -> String {
     let words = "variation under domestication struggle for existence natural selection laws of variation \
                  difficulties on theory instinct hybridism imperfection geological record succession organic beings";
     let words: Vec<&str> = words.split_whitespace().collect();
-    let per_phrase = MAX_QUERY_WORDS / MAX_QUERY_PHRASES;
+    const PHRASE_WORDS: usize = 8;
     let phrases: Vec<String> = (0..MAX_QUERY_PHRASES)
         .map(|p| {
-            let phrase: Vec<&str> = (0..per_phrase).map(|w| words[(p * 3 + w) % words.len()]).collect();
+            let phrase: Vec<&str> = (0..PHRASE_WORDS).map(|w| words[(p * 3 + w) % words.len()]).collect();
             format!("\"{}\"", phrase.join(" "))
         })
         .collect();
-    phrases.join(" ")
+    let free = MAX_QUERY_WORDS - MAX_QUERY_PHRASES * PHRASE_WORDS;
+    let free: Vec<&str> = (0..free).map(|w| words[(w * 7) % words.len()]).collect();
+    format!("{} {}", phrases.join(" "), free.join(" "))
 }
 
 #[test]

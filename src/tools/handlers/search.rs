@@ -49,6 +49,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
         }
     }
     draft.query = Some(query.to_owned());
+    draft.spelling_variants = std::mem::take(&mut outcome.spelling_variants);
     draft.retrieval = retrieval(&outcome, request.fusion, start);
     draft.warnings = resolve::warnings(&draft.resolution);
     draft.warnings.extend(vector_warning(index, &outcome));
