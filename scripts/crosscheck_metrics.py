@@ -12,16 +12,22 @@ import sys
 import pytrec_eval
 
 
-def main():
-    qrels_path, run_path = sys.argv[1:3]
+def read_qrels(path):
+    """BEIR qrels as query id -> {document id: grade}, positive grades only."""
     qrels = {}
-    with open(qrels_path) as f:
+    with open(path) as f:
         for i, line in enumerate(f):
             q, d, s = line.rstrip("\n").split("\t")
             if i == 0 and q == "query-id":
                 continue
             if int(s) > 0:
                 qrels.setdefault(q, {})[d] = int(s)
+    return qrels
+
+
+def main():
+    qrels_path, run_path = sys.argv[1:3]
+    qrels = read_qrels(qrels_path)
     run = {}
     with open(run_path) as f:
         for line in f:

@@ -25,6 +25,8 @@ import pytrec_eval
 import Stemmer
 from tokenizers import Tokenizer
 
+from crosscheck_metrics import read_qrels  # this directory
+
 DEPTH = 100
 RRF_K = 60.0
 MAX_TOKENS = 256
@@ -34,18 +36,6 @@ BATCH = 64
 def read_jsonl(path):
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
-
-
-def read_qrels(path):
-    qrels = defaultdict(dict)
-    with open(path) as f:
-        for i, line in enumerate(f):
-            q, d, s = line.rstrip("\n").split("\t")
-            if i == 0 and q == "query-id":
-                continue
-            if int(s) > 0:
-                qrels[q][d] = int(s)
-    return dict(qrels)
 
 
 def bm25_run(doc_ids, texts, queries):

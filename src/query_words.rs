@@ -48,10 +48,9 @@ const FRAMING_WORDS: &[&str] = &[
     "rolle", "rollen", "spielen", "spielt", "spielte", "mechanismus", "mechanismen", "einfluss", "einflüsse",
     "beeinflusst", "beeinflussen", "bedeutung", "beitrag", "faktor", "faktoren", "aspekt", "aspekte", "beispiel",
     "beispiele", "grund", "gründe", "beleg", "belege",
-    // French.
+    // French ("influence", "importance" and "contribution" are listed above).
     "rôle", "rôles", "jouer", "joue", "jouent", "joué", "mécanisme", "mécanismes", "influencé", "influencent",
-    "importance", "contribution", "facteur", "facteurs", "exemple", "exemples", "raison", "raisons", "preuve",
-    "preuves",
+    "facteur", "facteurs", "exemple", "exemples", "raison", "raisons", "preuve", "preuves",
 ];
 
 /// The content words of `query`, in order, each once: normalised words, a

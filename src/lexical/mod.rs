@@ -22,7 +22,7 @@ pub use query::analyzed_terms;
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
-use tantivy::schema::Value;
+use tantivy::schema::{Field, Value};
 use tantivy::{Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
 use crate::error::{Error, Result};
@@ -261,84 +261,74 @@ impl LexicalIndex {
     /// analyzer is no content word ("there" is not a spelling of "three").
     pub fn spelling_variants(&self, words: &[String]) -> Vec<SpellingVariant> {
         let searcher = self.passages.reader.searcher();
-        let fields: Vec<(&'static str, tantivy::schema::Field)> =
+        let fields: Vec<(&'static str, Field)> =
             self.passages.fields.text.iter().map(|(name, field)| (*name, *field)).collect();
-        let df = |field, term: &str| searcher.doc_freq(&tantivy::Term::from_field_text(field, term)).unwrap_or(0);
         // Per word: None for a stop word, else per field whether its passages hold the word.
         let held: Vec<Option<Vec<bool>>> = words
             .iter()
             .map(|word| {
-                let per_field: Vec<Vec<String>> = fields
-                    .iter()
-                    .map(|(name, _)| query::analyze(name, word).into_iter().map(|(_, t)| t).collect())
-                    .collect();
+                let per_field: Vec<Vec<(usize, String)>> =
+                    fields.iter().map(|(name, _)| query::analyze(name, word)).collect();
                 if per_field.iter().any(Vec::is_empty) {
                     return None;
                 }
-                Some(
-                    fields
-                        .iter()
-                        .zip(&per_field)
-                        .map(|((_, field), terms)| terms.iter().any(|t| df(*field, t) > 0))
-                        .collect(),
-                )
+                let holds = |(field, terms): (Field, &Vec<(usize, String)>)| {
+                    terms.iter().any(|(_, t)| doc_freq(&searcher, field, t) > 0)
+                };
+                Some(fields.iter().map(|(_, f)| *f).zip(&per_field).map(holds).collect())
             })
             .collect();
+        let absent = held.iter().enumerate().filter(|(_, h)| h.as_ref().is_some_and(|h| !h.contains(&true)));
         let mut out = Vec::new();
-        let absent =
-            words.iter().zip(&held).enumerate().filter(|(_, (_, h))| h.as_ref().is_some_and(|h| !h.contains(&true)));
-        for (w, (word, _)) in absent.take(MAX_RESPELLED_WORDS) {
+        for (w, _) in absent.take(MAX_RESPELLED_WORDS) {
             let others: Vec<&Vec<bool>> =
                 held.iter().enumerate().filter(|(o, _)| *o != w).filter_map(|(_, h)| h.as_ref()).collect();
-            let searched: Vec<(&'static str, tantivy::schema::Field)> = fields
+            let searched: Vec<(&'static str, Field)> = fields
                 .iter()
                 .enumerate()
                 .filter(|(f, _)| others.is_empty() || others.iter().any(|h| h[*f]))
                 .map(|(_, field)| *field)
                 .collect();
-            out.extend(self.variants_of(word, &searched, &df));
+            out.extend(variants_of(&searcher, &words[w], &searched));
         }
         out
     }
+}
 
-    /// The spelling variants of one absent word under these analyzers' fields.
-    fn variants_of(
-        &self,
-        word: &str,
-        fields: &[(&'static str, tantivy::schema::Field)],
-        df: &dyn Fn(tantivy::schema::Field, &str) -> u64,
-    ) -> Vec<SpellingVariant> {
-        let searcher = self.passages.reader.searcher();
-        let mut found: Vec<SpellingVariant> = Vec::new();
-        let add = |found: &mut Vec<SpellingVariant>, name: &'static str, spelling: &str, term: String, passages| {
-            if !found.iter().any(|v| v.analyzer == name && v.term == term) {
-                let found_as = spelling.to_owned();
-                found.push(SpellingVariant { asked: word.to_owned(), found: found_as, analyzer: name, term, passages });
-            }
-        };
-        for spelling in variants::orthographic(word) {
-            for (name, field) in fields {
-                for (_, term) in query::analyze(name, &spelling) {
-                    let passages = df(*field, &term);
-                    if passages > 0 {
-                        add(&mut found, name, &spelling, term, passages);
-                    }
-                }
-            }
+/// The spelling variants of one absent word under these analyzers' fields,
+/// at most `MAX_VARIANTS`, most passages first.
+fn variants_of(searcher: &Searcher, word: &str, fields: &[(&'static str, Field)]) -> Vec<SpellingVariant> {
+    let mut found: Vec<SpellingVariant> = Vec::new();
+    let mut add = |analyzer: &'static str, spelling: String, term: String, passages: u64| {
+        if !found.iter().any(|v| v.analyzer == analyzer && v.term == term) {
+            found.push(SpellingVariant { asked: word.to_owned(), found: spelling, analyzer, term, passages });
         }
+    };
+    for spelling in variants::orthographic(word) {
         for (name, field) in fields {
-            for (_, stem) in query::analyze(name, word) {
-                for (term, passages) in variants::stem_neighbours(&searcher, *field, &stem) {
-                    add(&mut found, name, &term.clone(), term, passages);
+            for (_, term) in query::analyze(name, &spelling) {
+                let passages = doc_freq(searcher, *field, &term);
+                if passages > 0 {
+                    add(name, spelling.clone(), term, passages);
                 }
             }
         }
-        found.sort_by(|a, b| {
-            b.passages.cmp(&a.passages).then_with(|| (a.analyzer, &a.term).cmp(&(b.analyzer, &b.term)))
-        });
-        found.truncate(MAX_VARIANTS);
-        found
     }
+    for (name, field) in fields {
+        for (_, stem) in query::analyze(name, word) {
+            for (term, passages) in variants::stem_neighbours(searcher, *field, &stem) {
+                add(name, term.clone(), term, passages);
+            }
+        }
+    }
+    found.sort_by(|a, b| b.passages.cmp(&a.passages).then_with(|| (a.analyzer, &a.term).cmp(&(b.analyzer, &b.term))));
+    found.truncate(MAX_VARIANTS);
+    found
+}
+
+/// How many passages of `field` hold `term` (0 when the lookup fails).
+fn doc_freq(searcher: &Searcher, field: Field, term: &str) -> u64 {
+    searcher.doc_freq(&tantivy::Term::from_field_text(field, term)).unwrap_or(0)
 }
 
 /// Absent query words whose spelling variants are looked up (each costs a

@@ -13,10 +13,10 @@
 //! that share its first letters (a long stem two edits from another is
 //! rarely a different word).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use tantivy::Searcher;
 use tantivy::schema::Field;
-use tantivy::{Searcher, Term};
 
 /// Shorter words have too many real neighbours one edit away.
 const MIN_CHARS: usize = 5;
@@ -96,7 +96,8 @@ pub(super) fn stem_neighbours(searcher: &Searcher, field: Field, stem: &str) -> 
         return Vec::new();
     }
     let prefix: String = stem.chars().take(SHARED_PREFIX_CHARS).collect();
-    let mut terms = BTreeSet::new();
+    // Each term's passages, summed over the segments' dictionaries as they are walked.
+    let mut terms: BTreeMap<String, u64> = BTreeMap::new();
     for segment in searcher.segment_readers() {
         let Ok(inverted) = segment.inverted_index(field) else { continue };
         let Ok(mut stream) = inverted.terms().range().ge(prefix.as_bytes()).into_stream() else { continue };
@@ -106,17 +107,11 @@ pub(super) fn stem_neighbours(searcher: &Searcher, field: Field, stem: &str) -> 
                 break;
             }
             if term != stem && strsim::osa_distance(term, stem) <= LONG_STEM_EDITS {
-                terms.insert(term.to_owned());
+                *terms.entry(term.to_owned()).or_insert(0) += u64::from(stream.value().doc_freq);
             }
         }
     }
-    terms
-        .into_iter()
-        .filter_map(|term| {
-            let passages = searcher.doc_freq(&Term::from_field_text(field, &term)).unwrap_or(0);
-            (passages > 0).then_some((term, passages))
-        })
-        .collect()
+    terms.into_iter().filter(|(_, passages)| *passages > 0).collect()
 }
 
 #[cfg(test)]

@@ -378,13 +378,6 @@ impl Searcher {
         })
     }
 
-    /// Spellings the corpus holds of the content words of `free_text` that
-    /// occur nowhere in it (`LexicalIndex::spelling_variants`).
-    pub fn spelling_variants(&self, free_text: &str) -> Vec<SpellingVariant> {
-        let _stage = stage::enter("route.variants");
-        self.lexical.spelling_variants(&content_words(free_text))
-    }
-
     /// How many passages contain `word` (lexical index, the language where it is most frequent).
     pub fn passages_with(&self, word: &str) -> u64 {
         self.lexical.passages_with(word)
@@ -447,7 +440,8 @@ impl Searcher {
     pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
         let routing = stage::enter("route");
         let mut parsed = parse_query(&request.query);
-        parsed.variants = self.spelling_variants(&parsed.free_text);
+        // Spellings the corpus holds of the free text's words it lacks: the lexical lanes search them too.
+        parsed.variants = self.lexical.spelling_variants(&content_words(&parsed.free_text));
         let depth = request.depth.max(request.top_k);
         let query_mentions = self.mentions(&request.query, None);
         let resolved_entities =
