@@ -95,6 +95,7 @@ fn bench(c: &mut Criterion) {
                         max_document_bytes: None,
                         models_dir: None,
                         model: None,
+                        strict: false,
                     })
                     .unwrap()
                 })

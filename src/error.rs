@@ -34,17 +34,14 @@ pub enum Error {
     #[error("corpus directory {0} does not exist or is not a directory")]
     CorpusDirMissing(PathBuf),
 
-    #[error(
-        "{0}: missing corpus.toml; a directory of Markdown or text documents needs one \
-         (see README, \"Corpus formats\")"
-    )]
-    CorpusTomlMissing(PathBuf),
-
     #[error("{location}: invalid corpus.toml: {reason}")]
     CorpusTomlInvalid { location: FileLocation, reason: String },
 
     #[error("{location}: malformed JSONL record: {reason}")]
     MalformedJsonl { location: FileLocation, reason: String },
+
+    #[error("{location}: invalid bibliography: {reason}")]
+    BibliographyInvalid { location: FileLocation, reason: String },
 
     #[error("{location}: invalid front matter: {reason}")]
     InvalidFrontMatter { location: FileLocation, reason: String },
@@ -55,8 +52,14 @@ pub enum Error {
     #[error("{location}: invalid UTF-8; convert the file to UTF-8 and rebuild")]
     InvalidUtf8 { location: FileLocation },
 
-    #[error("{0}: the corpus contains no documents (Markdown, text or JSONL)")]
+    #[error("{0}: the corpus contains no documents it can read (Markdown, text, JSONL or PDF)")]
     EmptyCorpus(PathBuf),
+
+    #[error("{0} file(s) could not be read and were skipped (listed above); the index was published without them")]
+    FilesSkipped(usize),
+
+    #[error("--strict: {count} file(s) could not be read, so nothing was built:\n{list}")]
+    StrictRefused { count: usize, list: String },
 
     #[error("{location}: unknown entity `{entity}`; declare it in entities.jsonl first")]
     UnknownEntity { location: FileLocation, entity: String },

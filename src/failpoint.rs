@@ -2,8 +2,9 @@
 //! place. `EVIDENT_FAILPOINT=<name>` makes the build pause there for a minute
 //! (so it can be killed); `EVIDENT_FAILPOINT=panic:<tool>` makes that tool's
 //! handler panic and `slow:<tool>` makes it take two seconds longer;
-//! `vector-lane-load` holds a reader's vector lane loading for ten seconds. Unset,
-//! it has no effect.
+//! `vector-lane-load` holds a reader's vector lane loading for ten seconds;
+//! `pdf-hang` and `pdf-balloon` make the PDF extractor loop or allocate without
+//! end (its bounds must stop it). Unset, it has no effect.
 
 const VARIABLE: &str = "EVIDENT_FAILPOINT";
 
@@ -28,5 +29,19 @@ pub fn in_tool(tool: &str) {
     }
     if value.strip_prefix("slow:") == Some(tool) {
         std::thread::sleep(std::time::Duration::from_secs(2));
+    }
+}
+
+/// The PDF extractor's child process: hang, or allocate until its memory bound stops it.
+pub fn in_pdf_extract() {
+    match std::env::var(VARIABLE).as_deref() {
+        Ok("pdf-hang") => std::thread::sleep(std::time::Duration::from_secs(3600)),
+        Ok("pdf-balloon") => {
+            let mut held: Vec<Vec<u8>> = Vec::new();
+            loop {
+                held.push(vec![1u8; 64 << 20]);
+            }
+        }
+        _ => {}
     }
 }

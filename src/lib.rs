@@ -6,6 +6,7 @@
 
 pub mod authorship;
 pub mod chunk;
+pub mod citation;
 pub mod cli;
 pub mod contract;
 pub mod corpus;
@@ -13,12 +14,14 @@ pub mod error;
 pub mod eval;
 pub(crate) mod failpoint;
 pub mod fusion;
+pub mod html;
 pub mod index;
 pub mod lane;
 pub mod lexical;
 pub mod linker;
 pub mod mcp;
 pub mod passage;
+pub mod pdf;
 pub mod query_words;
 pub mod rerank;
 pub mod routing;

@@ -12,12 +12,18 @@ fn main() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_env("EVIDENT_LOG")
                 // qdrant-edge warns on every call that its process-wide feature flags were
                 // never initialised (its initialiser is not public); the defaults are right.
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,qdrant_edge=error")),
+                // pdf_oxide logs what it meets in a broken PDF; the build reports the file itself.
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,qdrant_edge=error,pdf_oxide=off")),
         )
         .init();
     let cli = evident::cli::Cli::parse();
     match evident::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // Published without the files it could not read: a script can tell from a failure.
+        Err(err @ evident::Error::FilesSkipped(_)) => {
+            eprintln!("warning: {err}");
+            ExitCode::from(3)
+        }
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::FAILURE

@@ -29,6 +29,17 @@ pub struct Passage {
     pub language: String,
     pub words: u32,
     pub mentions: Vec<Mention>,
+    /// The pages the passage spans, for documents read from a PDF.
+    pub pages: Option<PageSpan>,
+}
+
+/// Physical pages (1-based) and, where the PDF defines them, printed labels.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PageSpan {
+    pub start: u32,
+    pub end: u32,
+    pub label_start: Option<String>,
+    pub label_end: Option<String>,
 }
 
 /// Numbers every passage of a generation in sorted id order (see `PassageNo`).
@@ -82,6 +93,7 @@ mod tests {
             language: "en".into(),
             words: 0,
             mentions: Vec::new(),
+            pages: None,
         };
         let mut passages = vec![vec![passage("p.b.0000"), passage("p.b.0001")], vec![passage("p.a.0000")]];
         super::number_passages(&mut passages);

@@ -34,6 +34,17 @@ pub enum Command {
     Contract(ContractCommand),
     /// Summarise the server's query log: calls, error rates, p50/p95 per tool.
     Stats(StatsArgs),
+    /// Read one PDF and print its text layer as JSON (the build's bounded child process),
+    /// or with --text the document text evident indexes.
+    #[command(name = "extract-pdf", hide = true)]
+    ExtractPdf {
+        path: PathBuf,
+        #[arg(long)]
+        text: bool,
+        /// Cap this process's address space first (the build's bound).
+        #[arg(long)]
+        memory_bytes: Option<u64>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -187,6 +198,9 @@ pub struct BuildArgs {
     /// Embedding model, by installed name (overrides corpus.toml; `scripts/fetch_model.py --list`).
     #[arg(long)]
     pub model: Option<String>,
+    /// Refuse to build when any file cannot be read (default: skip it, report it, exit 3).
+    #[arg(long)]
+    pub strict: bool,
     #[command(flatten)]
     pub models: ModelsLocation,
 }
@@ -250,6 +264,19 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Stats(args) => run_stats(args),
+        Command::ExtractPdf { path, text: false, memory_bytes } => {
+            crate::pdf::guard::run_child(&path, memory_bytes).map_err(|e| Error::Io { path, source: e })
+        }
+        Command::ExtractPdf { path, text: true, .. } => {
+            let extracted = crate::pdf::read_file(&path).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+            let text = crate::pdf::assemble(extracted);
+            // Pages apart by a form feed, as pdftotext writes them.
+            let ends = text.pages.iter().skip(1).map(|p| p.offset).chain([text.text.len()]);
+            let pages: Vec<&str> =
+                text.pages.iter().zip(ends).map(|(p, end)| &text.text[p.offset..end.max(p.offset)]).collect();
+            println!("{}", pages.join("\u{c}"));
+            Ok(())
+        }
     }
 }
 
@@ -433,8 +460,12 @@ fn run_build(args: BuildArgs) -> Result<()> {
         max_document_bytes: args.max_document_bytes,
         models_dir: args.models.models_dir,
         model: args.model,
+        strict: args.strict,
     })?;
     println!("{}", render::build_summary(&summary));
+    if summary.skipped > 0 {
+        return Err(Error::FilesSkipped(summary.skipped));
+    }
     Ok(())
 }
 

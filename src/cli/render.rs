@@ -24,8 +24,12 @@ pub fn build_summary(s: &BuildSummary) -> String {
         (None, Some(_)) => "vector lane skipped".to_owned(),
         (None, None) => "no vectors".to_owned(),
     };
+    let files = match (s.skipped, s.warned) {
+        (0, 0) => String::new(),
+        (skipped, warned) => format!(", {skipped} files skipped, {warned} with warnings"),
+    };
     format!(
-        "built {}: {} documents, {} passages, {} entities ({} links), {}, {} of {} sources reused, {:.1} s",
+        "built {}: {} documents, {} passages, {} entities ({} links), {}, {} of {} sources reused{files}, {:.1} s",
         s.generation,
         s.counts.documents,
         s.counts.passages,

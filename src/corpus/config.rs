@@ -53,6 +53,12 @@ pub struct Limits {
     /// Largest document (a file, or one JSONL record's text) accepted, in bytes.
     #[serde(default = "default_max_document_bytes")]
     pub max_document_bytes: u64,
+    /// Longest a PDF may take to read, in seconds; a PDF that takes longer is skipped.
+    #[serde(default = "default_pdf_seconds")]
+    pub pdf_seconds: u64,
+    /// Most memory reading one PDF may take, in MiB; a PDF that needs more is skipped.
+    #[serde(default = "default_pdf_memory_mib")]
+    pub pdf_memory_mib: u64,
 }
 
 fn default_language() -> String {
@@ -67,6 +73,13 @@ fn default_max_words() -> usize {
 fn default_max_document_bytes() -> u64 {
     8 * 1024 * 1024
 }
+// A 1,000-page PDF reads in well under a minute; a minute is a hang.
+fn default_pdf_seconds() -> u64 {
+    60
+}
+fn default_pdf_memory_mib() -> u64 {
+    2048
+}
 
 impl Default for Chunking {
     fn default() -> Self {
@@ -76,12 +89,16 @@ impl Default for Chunking {
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { max_document_bytes: default_max_document_bytes() }
+        Self {
+            max_document_bytes: default_max_document_bytes(),
+            pdf_seconds: default_pdf_seconds(),
+            pdf_memory_mib: default_pdf_memory_mib(),
+        }
     }
 }
 
 impl CorpusConfig {
-    /// The configuration used for a BEIR-layout directory, which has no corpus.toml.
+    /// The configuration of a directory without corpus.toml (a BEIR collection, a folder of papers).
     pub fn for_beir(dir_name: &str) -> Self {
         Self {
             name: dir_name.to_owned(),

@@ -10,8 +10,12 @@ use crate::error::{Error, IoContext, Result};
 pub enum FileKind {
     Text,
     Jsonl,
+    Pdf,
+    Html,
     Entities,
     Terminology,
+    /// A BibTeX/BibLaTeX file at the root: metadata of the corpus's PDFs.
+    Bibliography,
 }
 
 #[derive(Debug, Clone)]
@@ -79,9 +83,14 @@ fn classify(relative: &str) -> Option<FileKind> {
         _ => {}
     }
     let extension = relative.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase())?;
+    if extension == "bib" {
+        return (!relative.contains('/')).then_some(FileKind::Bibliography);
+    }
     match extension.as_str() {
         "md" | "markdown" | "txt" => Some(FileKind::Text),
         "jsonl" => Some(FileKind::Jsonl),
+        "pdf" => Some(FileKind::Pdf),
+        "html" | "htm" => Some(FileKind::Html),
         _ => None,
     }
 }
@@ -101,6 +110,10 @@ mod tests {
         assert_eq!(classify("docs/a.MD"), Some(FileKind::Text));
         assert_eq!(classify("corpus.jsonl"), Some(FileKind::Jsonl));
         assert_eq!(classify("sub/entities.jsonl"), Some(FileKind::Jsonl));
+        assert_eq!(classify("papers/Smith 2019.PDF"), Some(FileKind::Pdf));
+        assert_eq!(classify("site/index.HTM"), Some(FileKind::Html));
+        assert_eq!(classify("references.bib"), Some(FileKind::Bibliography));
+        assert_eq!(classify("files/12/notes.bib"), None);
         assert_eq!(classify("image.png"), None);
         assert_eq!(classify("Makefile"), None);
     }

@@ -11,6 +11,9 @@ pub enum SpanBasis {
     File,
     /// Byte offsets in the record's decoded `text` field; the line is the JSONL line.
     JsonlText,
+    /// Byte offsets and lines in the text extracted from a PDF (its sha256 is the
+    /// document's `Extraction::text_sha256`).
+    PdfText,
 }
 
 impl SpanBasis {
@@ -18,6 +21,7 @@ impl SpanBasis {
         match self {
             SpanBasis::File => "file",
             SpanBasis::JsonlText => "jsonl_text",
+            SpanBasis::PdfText => "pdf_text",
         }
     }
 
@@ -25,6 +29,7 @@ impl SpanBasis {
         match s {
             "file" => Some(SpanBasis::File),
             "jsonl_text" => Some(SpanBasis::JsonlText),
+            "pdf_text" => Some(SpanBasis::PdfText),
             _ => None,
         }
     }
@@ -55,6 +60,24 @@ pub struct Document {
     /// 1-based line of the source file where `text` starts.
     pub text_line: usize,
     pub span_basis: SpanBasis,
+    /// Where each page the document covers starts in the extracted text (PDFs only).
+    pub pages: Vec<crate::pdf::PageStart>,
+    /// How the text was obtained from a file that is not text (PDFs only).
+    pub extraction: Option<Extraction>,
+    /// Where the text lies in the source file when it is not one run of it (HTML):
+    /// `text_offset` is then the document's offset in the whole page's text.
+    pub source_map: Option<std::sync::Arc<crate::html::SourceMap>>,
+}
+
+/// How a document's text was extracted from its source file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extraction {
+    /// The extractor and its version, e.g. `pdf_oxide 0.3.78`.
+    pub extractor: String,
+    /// sha256 of the whole extracted text the spans point into.
+    pub text_sha256: String,
+    pub pages: u32,
+    pub pages_without_text: u32,
 }
 
 /// A document id must be usable inside a passage id and on a command line.

@@ -95,6 +95,9 @@ pub fn parse_document(text: String, relative: &str, config: &CorpusConfig) -> Re
         text_offset: body_offset,
         text_line: body_line,
         span_basis: SpanBasis::File,
+        pages: Vec::new(),
+        extraction: None,
+        source_map: None,
     })
 }
 
@@ -124,7 +127,7 @@ fn unquote(value: &str) -> &str {
 }
 
 /// `chapters/one.md` → `chapters.one`.
-fn id_from_path(relative: &str) -> String {
+pub(super) fn id_from_path(relative: &str) -> String {
     let without_ext = relative.rsplit_once('.').map_or(relative, |(stem, _)| stem);
     without_ext.replace('/', ".").replace(char::is_whitespace, "_")
 }

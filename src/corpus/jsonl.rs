@@ -146,6 +146,9 @@ fn parse_record(line: &str, relative: &str, line_no: usize, config: &CorpusConfi
         text_offset: 0,
         text_line: line_no,
         span_basis: SpanBasis::JsonlText,
+        pages: Vec::new(),
+        extraction: None,
+        source_map: None,
     }))
 }
 

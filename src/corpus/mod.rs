@@ -2,17 +2,22 @@
 //! their sha256, documents, entities and terminology. This module only reads; it
 //! never touches an index, and every failure names the file (and line).
 
+mod bibliography;
 mod concepts;
 mod config;
 mod discover;
 mod document;
 mod frontmatter;
+mod html_file;
 mod jsonl;
+mod language;
+mod pdf_file;
 mod vector_settings;
 
 pub use concepts::{Alias, Entity, Relation, TermMapping};
 pub use config::{CONFIG_FILE, Chunking, CorpusConfig, Limits, Period, line_of_offset};
-pub use document::{Document, SpanBasis};
+pub use document::{Document, Extraction, SpanBasis};
+pub use pdf_file::FileNote;
 pub use vector_settings::{Backend, DEFAULT_MODEL, VectorSettings, is_model_name};
 
 use rayon::prelude::*;
@@ -41,6 +46,20 @@ pub struct Corpus {
     pub documents: Vec<Document>,
     pub entities: Vec<Entity>,
     pub terminology: Vec<TermMapping>,
+    /// Where the configuration came from.
+    pub config_origin: ConfigOrigin,
+    /// Files skipped or read with a warning, in file order.
+    pub notes: Vec<FileNote>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigOrigin {
+    /// The corpus's `corpus.toml`.
+    File,
+    /// A BEIR collection (`corpus.jsonl` at the root) with default settings.
+    Beir,
+    /// A plain folder of documents with default settings.
+    Defaults,
 }
 
 /// Overrides applied on top of corpus.toml from the command line.
@@ -55,26 +74,38 @@ pub fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
         return Err(Error::CorpusDirMissing(root.to_owned()));
     }
     let root = root.canonicalize().at(root)?;
-    let mut config = load_config(&root)?;
+    let (mut config, config_origin) = load_config(&root)?;
     if let Some(limit) = options.max_document_bytes {
         config.limits.max_document_bytes = limit;
     }
     let files = discover::corpus_files(&root)?;
+    let bib_files: Vec<(&Path, &str)> = files
+        .iter()
+        .filter(|f| f.kind == FileKind::Bibliography)
+        .map(|f| (f.path.as_path(), f.relative.as_str()))
+        .collect();
+    let bibliography = bibliography::Bibliography::load(&bib_files)?;
 
     // Every file is read before any error is returned, and the first in file
     // order wins: rayon's `collect::<Result<_>>` stops at whichever error a
     // thread meets first, so a corpus with two bad files named either.
-    let read: Vec<Result<(SourceFile, Vec<Document>)>> = files
+    let read: Vec<Result<FileRead>> = files
         .par_iter()
-        .filter(|f| matches!(f.kind, FileKind::Text | FileKind::Jsonl))
-        .map(|file| read_document_file(file, &config))
+        .filter(|f| matches!(f.kind, FileKind::Text | FileKind::Jsonl | FileKind::Pdf | FileKind::Html))
+        .map(|file| read_document_file(file, &config, &bibliography))
         .collect();
-    let parsed: Vec<(SourceFile, Vec<Document>)> = read.into_iter().collect::<Result<_>>()?;
+    let parsed: Vec<FileRead> = read.into_iter().collect::<Result<_>>()?;
 
     let mut sources = Vec::with_capacity(parsed.len());
     let mut documents = Vec::new();
+    let mut notes = Vec::new();
     let mut first_seen: BTreeMap<String, FileLocation> = BTreeMap::new();
-    for (source, docs) in parsed {
+    for FileRead { source, documents: docs, note } in parsed {
+        let skipped = matches!(note, Some(FileNote::Skipped { .. }));
+        notes.extend(note);
+        if skipped {
+            continue;
+        }
         for doc in docs {
             if let Some(first) = first_seen.get(&doc.id) {
                 return Err(Error::DuplicateDocumentId {
@@ -91,6 +122,9 @@ pub fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
     if documents.is_empty() {
         return Err(Error::EmptyCorpus(root));
     }
+    if config_origin == ConfigOrigin::Defaults {
+        config.default_language = majority_language(&documents);
+    }
 
     let entities = match files.iter().find(|f| f.kind == FileKind::Entities) {
         Some(file) => concepts::load_entities(&file.path, &file.relative)?,
@@ -100,20 +134,35 @@ pub fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
         Some(file) => concepts::load_terminology(&file.path, &file.relative, &entities)?,
         None => Vec::new(),
     };
-    Ok(Corpus { root, config, sources, documents, entities, terminology })
+    Ok(Corpus { root, config, sources, documents, entities, terminology, config_origin, notes })
 }
 
-fn load_config(root: &Path) -> Result<CorpusConfig> {
+/// corpus.toml where there is one; else defaults named after the folder (a
+/// BEIR collection, or a folder of papers as a researcher keeps it).
+fn load_config(root: &Path) -> Result<(CorpusConfig, ConfigOrigin)> {
     let path = root.join(CONFIG_FILE);
     if path.is_file() {
-        return CorpusConfig::load(&path).map_err(|e| relocate(e, root));
+        return Ok((CorpusConfig::load(&path).map_err(|e| relocate(e, root))?, ConfigOrigin::File));
     }
-    if root.join("corpus.jsonl").is_file() {
-        // BEIR layout: indexes as it is, with default settings.
-        let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("corpus");
-        return Ok(CorpusConfig::for_beir(name));
+    let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("corpus");
+    let origin = if root.join("corpus.jsonl").is_file() { ConfigOrigin::Beir } else { ConfigOrigin::Defaults };
+    Ok((CorpusConfig::for_beir(name), origin))
+}
+
+/// The language most of the text is in (by bytes), for a corpus without a declared default.
+fn majority_language(documents: &[Document]) -> String {
+    let mut bytes: BTreeMap<&str, usize> = BTreeMap::new();
+    for doc in documents {
+        *bytes.entry(doc.language.as_str()).or_default() += doc.text.len();
     }
-    Err(Error::CorpusTomlMissing(root.to_owned()))
+    bytes.into_iter().max_by_key(|(_, n)| *n).map_or_else(|| "en".to_owned(), |(language, _)| language.to_owned())
+}
+
+/// One file read: its source record, its documents, and what to say about it.
+struct FileRead {
+    source: SourceFile,
+    documents: Vec<Document>,
+    note: Option<FileNote>,
 }
 
 /// Errors carry paths relative to the corpus root where possible.
@@ -130,11 +179,24 @@ fn relocate(err: Error, root: &Path) -> Error {
     }
 }
 
-fn read_document_file(file: &CorpusFile, config: &CorpusConfig) -> Result<(SourceFile, Vec<Document>)> {
+fn read_document_file(
+    file: &CorpusFile,
+    config: &CorpusConfig,
+    bibliography: &bibliography::Bibliography,
+) -> Result<FileRead> {
     if file.kind == FileKind::Jsonl {
         let read = jsonl::read_documents(&file.path, &file.relative, config)?;
         let source = SourceFile { path: file.relative.clone(), sha256: read.sha256, bytes: read.bytes };
-        return Ok((source, read.documents));
+        return Ok(FileRead { source, documents: read.documents, note: None });
+    }
+    if file.kind == FileKind::Html {
+        let (source, documents) = html_file::read(&file.path, &file.relative, config)?;
+        return Ok(FileRead { source, documents, note: None });
+    }
+    if file.kind == FileKind::Pdf {
+        let entry = bibliography.entry_for(&file.relative);
+        let read = pdf_file::read(&file.path, &file.relative, config, entry)?;
+        return Ok(FileRead { source: read.source, documents: read.documents, note: read.note });
     }
     // One document per Markdown or text file: refuse an oversized one before reading it.
     let limit = config.limits.max_document_bytes;
@@ -155,7 +217,8 @@ fn read_document_file(file: &CorpusFile, config: &CorpusConfig) -> Result<(Sourc
     }
     let source = SourceFile { path: file.relative.clone(), sha256: sha256_hex(&bytes), bytes: bytes.len() as u64 };
     let text = decode_utf8(bytes, &file.relative)?;
-    Ok((source, vec![frontmatter::parse_document(text, &file.relative, config)?]))
+    let documents = vec![frontmatter::parse_document(text, &file.relative, config)?];
+    Ok(FileRead { source, documents, note: None })
 }
 
 /// Decodes UTF-8, naming the line of the first invalid byte on failure.

@@ -58,6 +58,7 @@ pub(super) fn build_collection_index(
         quiet,
         max_document_bytes: None,
         model: model.or_else(|| installed_model_of(index, models_dir.as_deref())),
+        strict: false,
         models_dir,
     })
 }

@@ -10,7 +10,7 @@ use super::layout::{Generation, IndexDir};
 use super::manifest::{Counts, MANIFEST_FORMAT, Manifest, Versions};
 use super::vectors::{VectorInputs, VectorOutcome, build_vectors, server_collection};
 use crate::chunk::chunk;
-use crate::corpus::{self, Corpus, Document, LoadOptions};
+use crate::corpus::{self, ConfigOrigin, Corpus, Document, FileNote, LoadOptions};
 use crate::error::Result;
 use crate::failpoint;
 use crate::lexical::{analyzer_name, write_documents, write_lexical};
@@ -29,6 +29,8 @@ pub struct BuildOptions {
     pub models_dir: Option<PathBuf>,
     /// The embedding model, replacing corpus.toml's choice (and a BEIR directory's default).
     pub model: Option<String>,
+    /// Refuse to build when a file cannot be read, instead of skipping it.
+    pub strict: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +40,10 @@ pub struct BuildSummary {
     pub reused_sources: usize,
     pub vector: Option<VectorManifest>,
     pub vector_skipped: Option<String>,
+    /// Files that could not be read and are not in the index.
+    pub skipped: usize,
+    /// Files indexed with a warning (e.g. pages without a text layer).
+    pub warned: usize,
     pub seconds: f64,
 }
 
@@ -50,6 +56,24 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
 
     progress.stage("reading corpus");
     let mut corpus = corpus::load(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
+    let skipped = corpus.notes.iter().filter(|n| matches!(n, FileNote::Skipped { .. })).count();
+    if options.strict && skipped > 0 {
+        let list = corpus.notes.iter().filter(|n| matches!(n, FileNote::Skipped { .. })).map(|n| format!("  {n}"));
+        return Err(crate::Error::StrictRefused { count: skipped, list: list.collect::<Vec<_>>().join("\n") });
+    }
+    progress.suspend(|| {
+        if corpus.config_origin == ConfigOrigin::Defaults {
+            eprintln!(
+                "note: no corpus.toml in {}: building corpus `{}` with default settings (language {})",
+                options.corpus_dir.display(),
+                corpus.config.name,
+                corpus.config.default_language
+            );
+        }
+        for note in &corpus.notes {
+            eprintln!("warning: {note}");
+        }
+    });
     if let Some(model) = &options.model {
         if !corpus::is_model_name(model) {
             return Err(crate::Error::InvalidArgument(format!(
@@ -167,6 +191,8 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
         reused_sources,
         vector,
         vector_skipped,
+        skipped,
+        warned: corpus.notes.len() - skipped,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -215,14 +241,20 @@ fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
     chunk(&doc.text, corpus.config.chunking)
         .into_iter()
         .map(|c| {
-            let (byte_start, byte_end, line_start, line_end) = match doc.span_basis {
-                corpus::SpanBasis::File => (
+            let (byte_start, byte_end, line_start, line_end) = match (&doc.source_map, doc.span_basis) {
+                // HTML: the text is runs of the file between tags; map both ends back.
+                (Some(map), _) => {
+                    let (start, end) =
+                        (map.source_start(doc.text_offset + c.start), map.source_end(doc.text_offset + c.end));
+                    (start, end, map.line_of(start), map.line_of(end.saturating_sub(1).max(start)))
+                }
+                (None, corpus::SpanBasis::File | corpus::SpanBasis::PdfText) => (
                     doc.text_offset + c.start,
                     doc.text_offset + c.end,
                     doc.text_line + lines.line_of(c.start) - 1,
                     doc.text_line + lines.line_of(c.end.saturating_sub(1)) - 1,
                 ),
-                corpus::SpanBasis::JsonlText => (c.start, c.end, doc.text_line, doc.text_line),
+                (None, corpus::SpanBasis::JsonlText) => (c.start, c.end, doc.text_line, doc.text_line),
             };
             Passage {
                 id: passage_id(&doc.id, c.ordinal),
@@ -237,9 +269,22 @@ fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
                 language: doc.language.clone(),
                 words: c.words as u32,
                 mentions: Vec::new(),
+                pages: page_span(doc, byte_start, byte_end),
             }
         })
         .collect()
+}
+
+/// The pages a span of a PDF document's text covers.
+fn page_span(doc: &Document, start: usize, end: usize) -> Option<crate::passage::PageSpan> {
+    let first = crate::pdf::page_at(&doc.pages, start)?;
+    let last = crate::pdf::page_at(&doc.pages, end.saturating_sub(1).max(start))?;
+    Some(crate::passage::PageSpan {
+        start: first.number,
+        end: last.number,
+        label_start: first.label.clone(),
+        label_end: last.label.clone(),
+    })
 }
 
 /// Progress on stderr; hidden with `--quiet` (and by indicatif when stderr is not a terminal).

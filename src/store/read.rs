@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::schema::{REUSABLE_SCHEMA_VERSIONS, SCHEMA_VERSION};
+use super::schema::{PAGES_SINCE, REUSABLE_SCHEMA_VERSIONS, SCHEMA_VERSION};
 use crate::corpus::{Alias, Entity, Relation, TermMapping};
 use crate::error::{Error, Result};
-use crate::passage::{Passage, PassageNo};
+use crate::passage::{PageSpan, Passage, PassageNo};
 use crate::text::Mention;
 
 /// Read-only connections to one store. A connection serves one thread at a
@@ -53,10 +53,13 @@ pub struct PassageRow {
     pub witness: Option<String>,
     pub period: Option<String>,
     pub source: String,
+    /// The pages the passage spans (PDF sources).
+    pub pages: Option<PageSpan>,
 }
 
 const PASSAGE_COLUMNS: &str = "p.no, p.id, p.document_id, p.ordinal, p.text, p.language, p.byte_start, p.byte_end, \
-     p.line_start, p.line_end, d.title, d.work_id, d.section, d.year, d.witness, d.period_id, s.path";
+     p.line_start, p.line_end, d.title, d.work_id, d.section, d.year, d.witness, d.period_id, s.path, \
+     p.page_start, p.page_end, p.page_label_start, p.page_label_end";
 
 impl Store {
     pub fn open(path: &Path) -> Result<Self> {
@@ -269,12 +272,22 @@ impl Store {
     /// `sha256`, keyed by document id; used to reuse unchanged sources.
     pub fn passages_of_source(&self, path: &str, sha256: &str) -> Result<BTreeMap<String, Vec<Passage>>> {
         self.with(|conn| {
-            let mut stmt = conn.prepare(
+            let version: Option<u32> = conn
+                .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get::<_, String>(0))
+                .optional()?
+                .and_then(|v| v.parse().ok());
+            // A store from before pages were recorded holds no PDF passages.
+            let pages = if version.is_some_and(|v| v >= PAGES_SINCE) {
+                "p.page_start, p.page_end, p.page_label_start, p.page_label_end"
+            } else {
+                "NULL, NULL, NULL, NULL"
+            };
+            let mut stmt = conn.prepare(&format!(
                 "SELECT p.id, p.document_id, p.ordinal, p.text, p.byte_start, p.byte_end, p.line_start, p.line_end, \
-                 p.language, p.words FROM passages p JOIN documents d ON d.id = p.document_id \
+                 p.language, p.words, {pages} FROM passages p JOIN documents d ON d.id = p.document_id \
                  JOIN sources s ON s.id = d.source_id WHERE s.path = ?1 AND s.sha256 = ?2 \
-                 ORDER BY p.document_id, p.ordinal",
-            )?;
+                 ORDER BY p.document_id, p.ordinal"
+            ))?;
             let mut out: BTreeMap<String, Vec<Passage>> = BTreeMap::new();
             let rows = stmt.query_map(params![path, sha256], |r| {
                 Ok(Passage {
@@ -290,6 +303,7 @@ impl Store {
                     language: r.get(8)?,
                     words: r.get(9)?,
                     mentions: Vec::<Mention>::new(),
+                    pages: page_span(r, 10)?,
                 })
             })?;
             for row in rows {
@@ -419,7 +433,8 @@ impl Store {
             let placeholders = vec!["?"; chunk.len()].join(",");
             let sql = format!(
                 "SELECT d.id, d.title, d.author, d.witness, d.date, d.year, d.source_line, d.span_basis, d.extra, \
-                 s.path, s.sha256, s.bytes FROM documents d JOIN sources s ON s.id = d.source_id \
+                 s.path, s.sha256, s.bytes, d.extractor, d.text_sha256, d.pages, d.pages_without_text \
+                 FROM documents d JOIN sources s ON s.id = d.source_id \
                  WHERE d.id IN ({placeholders})"
             );
             self.with(|c| {
@@ -439,6 +454,15 @@ impl Store {
                         path: r.get(9)?,
                         sha256: r.get(10)?,
                         bytes: r.get::<_, i64>(11)? as u64,
+                        extraction: match (r.get::<_, Option<String>>(12)?, r.get::<_, Option<String>>(13)?) {
+                            (Some(extractor), Some(text_sha256)) => Some(crate::corpus::Extraction {
+                                extractor,
+                                text_sha256,
+                                pages: r.get::<_, Option<u32>>(14)?.unwrap_or(0),
+                                pages_without_text: r.get::<_, Option<u32>>(15)?.unwrap_or(0),
+                            }),
+                            _ => None,
+                        },
                     })
                 })?;
                 for row in rows {
@@ -485,6 +509,16 @@ pub struct SourceRow {
     pub path: String,
     pub sha256: String,
     pub bytes: u64,
+    /// How the text was obtained, for a document read from a PDF.
+    pub extraction: Option<crate::corpus::Extraction>,
+}
+
+/// The pages of a passage from four columns starting at `first` (NULL for text sources).
+fn page_span(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Option<PageSpan>> {
+    let start: Option<u32> = r.get(first)?;
+    let end: Option<u32> = r.get(first + 1)?;
+    let (label_start, label_end) = (r.get(first + 2)?, r.get(first + 3)?);
+    Ok(start.zip(end).map(|(start, end)| PageSpan { start, end, label_start, label_end }))
 }
 
 fn passage_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PassageRow> {
@@ -506,5 +540,6 @@ fn passage_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PassageRow> {
         witness: r.get(14)?,
         period: r.get(15)?,
         source: r.get(16)?,
+        pages: page_span(r, 17)?,
     })
 }

@@ -1,11 +1,15 @@
 //! The versioned schema. Bump `SCHEMA_VERSION` on any change; readers refuse
 //! a store with another version.
 
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Versions whose passages a build may still reuse (their `passages` columns
-/// that reuse reads are unchanged; version 2 added the passage number).
+/// that reuse reads are unchanged; version 2 added the passage number, version
+/// 3 the pages of a passage, which a store before 3 has none of: no PDFs).
 pub const REUSABLE_SCHEMA_VERSIONS: std::ops::RangeInclusive<u32> = 1..=SCHEMA_VERSION;
+
+/// The first version whose passages record their pages.
+pub const PAGES_SINCE: u32 = 3;
 
 pub const SCHEMA: &str = r#"
 CREATE TABLE meta (
@@ -43,7 +47,12 @@ CREATE TABLE documents (
     source_id     INTEGER NOT NULL REFERENCES sources(id),
     source_line   INTEGER NOT NULL,
     span_basis    TEXT NOT NULL,
-    extra         TEXT NOT NULL
+    extra         TEXT NOT NULL,
+    -- How the text was obtained from a PDF (NULL for text sources).
+    extractor          TEXT,
+    text_sha256        TEXT,
+    pages              INTEGER,
+    pages_without_text INTEGER
 );
 CREATE INDEX documents_by_period ON documents(period_id);
 CREATE INDEX documents_by_work ON documents(work_id);
@@ -60,6 +69,11 @@ CREATE TABLE passages (
     line_end    INTEGER NOT NULL,
     language    TEXT NOT NULL,
     words       INTEGER NOT NULL,
+    -- Pages of a passage read from a PDF: physical (1-based) and printed labels.
+    page_start       INTEGER,
+    page_end         INTEGER,
+    page_label_start TEXT,
+    page_label_end   TEXT,
     UNIQUE (document_id, ordinal)
 );
 CREATE TABLE entities (

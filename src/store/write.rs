@@ -46,12 +46,14 @@ pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> R
     {
         let mut insert_doc = tx.prepare(
             "INSERT INTO documents (id, title, work_id, section, section_order, date, year, language, author, \
-             witness, period_id, source_id, source_line, span_basis, extra) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             witness, period_id, source_id, source_line, span_basis, extra, extractor, text_sha256, pages, \
+             pages_without_text) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
         )?;
         let mut insert_passage = tx.prepare(
             "INSERT INTO passages (no, id, document_id, ordinal, text, byte_start, byte_end, line_start, line_end, \
-             language, words) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             language, words, page_start, page_end, page_label_start, page_label_end) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         )?;
         let mut insert_link = tx.prepare(
             "INSERT INTO passage_entities (passage_id, entity_id, alias, mentions, ambiguous) \
@@ -78,6 +80,10 @@ pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> R
                 doc.location.line.unwrap_or(1) as i64,
                 doc.span_basis.as_str(),
                 extra,
+                doc.extraction.as_ref().map(|e| e.extractor.as_str()),
+                doc.extraction.as_ref().map(|e| e.text_sha256.as_str()),
+                doc.extraction.as_ref().map(|e| e.pages),
+                doc.extraction.as_ref().map(|e| e.pages_without_text),
             ])?;
             for p in doc_passages {
                 insert_passage.execute(params![
@@ -92,6 +98,10 @@ pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> R
                     p.line_end,
                     p.language,
                     p.words,
+                    p.pages.as_ref().map(|s| s.start),
+                    p.pages.as_ref().map(|s| s.end),
+                    p.pages.as_ref().and_then(|s| s.label_start.as_deref()),
+                    p.pages.as_ref().and_then(|s| s.label_end.as_deref()),
                 ])?;
                 for m in &p.mentions {
                     insert_link.execute(params![p.id, m.entity, m.alias, m.count, m.ambiguous])?;

@@ -238,6 +238,37 @@ pub struct ItemProvenance {
     pub source_sha256: String,
     /// `COMPLETE` or `SOURCE_TRACE_INCOMPLETE`.
     pub trace_status: String,
+    /// The pages of a PDF the passage spans (absent for text sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<Pages>,
+    /// A citation of the passage, "Author Year, p. 7" (PDF sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation: Option<String>,
+}
+
+/// Pages of a PDF: physical pages counted from 1, and the printed labels where
+/// the PDF defines them (front matter in roman numerals, a journal's own numbers).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Pages {
+    pub page_start: u32,
+    pub page_end: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_start: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_end: Option<String>,
+}
+
+/// How a document's text was obtained from a file that is not text.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct TextExtraction {
+    /// e.g. "text layer of a PDF".
+    pub method: String,
+    /// The extractor and its version.
+    pub extractor: String,
+    /// sha256 of the extracted text that byte and line spans count in.
+    pub text_sha256: String,
+    pub pages: u32,
+    pub pages_without_text: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -429,7 +460,7 @@ pub struct ProvenanceChain {
     pub byte_span: [u64; 2],
     /// 1-based line span in the source file.
     pub line_span: [u32; 2],
-    /// How the span is counted: in the file, or within a JSONL record's text.
+    /// How the span is counted: in the file, within a JSONL record's text, or in a PDF's extracted text.
     pub span_basis: String,
     pub source_bytes: u64,
     pub title: Option<String>,
@@ -438,6 +469,12 @@ pub struct ProvenanceChain {
     /// Front-matter fields evident does not interpret (e.g. hashes of an original file).
     pub source_metadata: BTreeMap<String, Value>,
     pub trace_status: String,
+    /// The PDF pages of the passage (PDF sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<Pages>,
+    /// How the text was obtained (PDF sources): spans count in the extracted text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extraction: Option<TextExtraction>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]

@@ -85,6 +85,29 @@ pub fn item_provenance(passage: &PassageRow, source: Option<&SourceRow>, declare
         source: passage.source.clone(),
         source_sha256: source.map(|s| s.sha256.clone()).unwrap_or_default(),
         trace_status: if complete { TRACE_COMPLETE } else { TRACE_INCOMPLETE }.to_owned(),
+        pages: passage.pages.as_ref().map(pages),
+        citation: passage.pages.as_ref().map(|span| {
+            let authors = source.map(authors).unwrap_or_default();
+            crate::citation::cite(&authors, passage.year, passage.title.as_deref(), span)
+        }),
+    }
+}
+
+/// A passage's pages as the envelope shows them.
+pub fn pages(span: &crate::passage::PageSpan) -> Pages {
+    Pages {
+        page_start: span.start,
+        page_end: span.end,
+        label_start: span.label_start.clone(),
+        label_end: span.label_end.clone(),
+    }
+}
+
+/// A document's authors: the list a PDF's metadata gives, else its `author` field.
+fn authors(source: &SourceRow) -> Vec<String> {
+    match source.metadata.get("authors").and_then(|v| v.as_array()) {
+        Some(list) => list.iter().filter_map(|a| a.as_str().map(str::to_owned)).collect(),
+        None => source.author.iter().flat_map(|a| a.split("; ")).map(str::to_owned).collect(),
     }
 }
 
@@ -722,6 +745,8 @@ pub(super) mod tests {
                 source: "s.md".into(),
                 source_sha256: "ab".into(),
                 trace_status: TRACE_COMPLETE.into(),
+                pages: None,
+                citation: None,
             },
             entities: entities.iter().map(|e| (*e).to_owned()).collect(),
             side: None,
@@ -753,6 +778,7 @@ pub(super) mod tests {
             witness: None,
             period: None,
             source: "corpus.jsonl".into(),
+            pages: None,
         };
         let source = SourceRow {
             document_id: "r".into(),
@@ -767,6 +793,7 @@ pub(super) mod tests {
             path: "corpus.jsonl".into(),
             sha256: "ab".into(),
             bytes: 10,
+            extraction: None,
         };
         // A JSONL record (no witness) in a corpus without witnesses traces completely.
         assert_eq!(item_provenance(&passage, Some(&source), false).trace_status, TRACE_COMPLETE);
@@ -776,6 +803,16 @@ pub(super) mod tests {
         assert_eq!(item_provenance(&witnessed, Some(&source), true).trace_status, TRACE_COMPLETE);
         // No hashed source: never complete.
         assert_eq!(item_provenance(&witnessed, None, true).trace_status, TRACE_INCOMPLETE);
+        // A passage of a PDF shows its pages, and a citation from its document's authors and year.
+        let span =
+            crate::passage::PageSpan { start: 2, end: 2, label_start: Some("ii".into()), label_end: Some("ii".into()) };
+        let paged = PassageRow { pages: Some(span), year: Some(2019), ..passage.clone() };
+        let mut pdf = source.clone();
+        pdf.metadata.insert("authors".into(), serde_json::json!(["Ada Fenwick", "Rui Okafor"]));
+        let provenance = item_provenance(&paged, Some(&pdf), false);
+        assert_eq!(provenance.citation.as_deref(), Some("Fenwick and Okafor 2019, p. ii"));
+        assert_eq!(provenance.pages.map(|p| (p.page_start, p.page_end)), Some((2, 2)));
+        assert_eq!(item_provenance(&passage, Some(&source), false).citation, None);
     }
 
     #[test]

@@ -42,10 +42,11 @@ fn missing_corpus_directory() {
 }
 
 #[test]
-fn missing_corpus_toml() {
+fn a_malformed_bibliography_names_its_file_and_line() {
     let f = fixture();
-    std::fs::remove_file(f.corpus.join("corpus.toml")).unwrap();
-    f.fails(&f.corpus, "missing corpus.toml");
+    write(&f.corpus, "refs.bib", "@article{fenwick2019,\n  title = {Lantern Moths,\n  year = 2019\n");
+    let error = f.fails(&f.corpus, "refs.bib:");
+    assert!(error.contains(": invalid bibliography: "), "{error}");
 }
 
 #[test]

@@ -200,6 +200,21 @@ fn beir_layout_indexes_as_it_is() {
 }
 
 #[test]
+fn a_folder_without_corpus_toml_builds_with_defaults_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (corpus, index) = (tmp.path().join("my notes"), tmp.path().join("index"));
+    small_corpus(&corpus);
+    std::fs::remove_file(corpus.join("corpus.toml")).unwrap();
+    let out = build(&corpus, &index);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let notes: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(notes.len(), 1, "{}", out.stderr);
+    assert!(notes[0].ends_with("building corpus `my notes` with default settings (language en)"), "{}", notes[0]);
+    assert_eq!(manifest(&index)["corpus_name"], "my notes");
+    assert!(!search_hits(&index, "natural selection", &[]).as_array().unwrap().is_empty());
+}
+
+#[test]
 fn a_generation_of_another_schema_version_is_refused() {
     let built = built_small_corpus();
     let manifest = manifest_path(&built.index);

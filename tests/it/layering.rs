@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// Lowest first. A module may use modules of its own layer or a lower one.
 const LAYERS: &[&[&str]] = &[
     &["error", "lane", "passage", "text", "query_words", "failpoint", "stage"],
+    &["pdf", "html", "citation"],
     &["corpus"],
     &["chunk", "linker", "authorship"],
     &["store", "lexical", "vector", "rerank", "fusion", "routing", "telemetry"],

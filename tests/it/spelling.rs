@@ -106,6 +106,7 @@ fn local() -> &'static Local {
                 max_document_bytes: None,
                 models_dir: Some(no_models),
                 model: None,
+                strict: false,
             })
             .expect("build the spelling corpus");
             let local = Local::open(&tmp.path().join("index"));

@@ -2,10 +2,10 @@
 
 use crate::store::PassageRow;
 use crate::surface::Operation;
-use crate::surface::envelope::{ChainLink, ContextWindow, Envelope, Neighbours, ProvenanceChain};
+use crate::surface::envelope::{ChainLink, ContextWindow, Envelope, Neighbours, ProvenanceChain, TextExtraction};
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::tools::args::Args;
-use crate::tools::assemble::{Draft, Found, ItemBuilder, finish};
+use crate::tools::assemble::{Draft, Found, ItemBuilder, finish, pages};
 use crate::tools::serving::OpenIndex;
 
 fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
@@ -98,6 +98,13 @@ pub fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErro
         link("source_file", source.as_ref().map(|s| s.path.clone())),
         link("sha256", source.as_ref().map(|s| s.sha256.clone())),
     ];
+    let extraction = source.as_ref().and_then(|s| s.extraction.as_ref()).map(|e| TextExtraction {
+        method: "text layer of a PDF, in reading order, running headers and page numbers removed".to_owned(),
+        extractor: e.extractor.clone(),
+        text_sha256: e.text_sha256.clone(),
+        pages: e.pages,
+        pages_without_text: e.pages_without_text,
+    });
     let chain = ProvenanceChain {
         passage_id: row.passage_id.clone(),
         trace_status: item.provenance.trace_status.clone(),
@@ -110,6 +117,8 @@ pub fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErro
         author: source.as_ref().and_then(|s| s.author.clone()),
         date: source.as_ref().and_then(|s| s.date.clone().or_else(|| s.year.map(|y| y.to_string()))),
         source_metadata: source.map(|s| s.metadata).unwrap_or_default(),
+        pages: row.pages.as_ref().map(pages),
+        extraction,
     };
     let mut draft = Draft::new(Operation::Lookup, args.understood());
     draft.provenance_chain = Some(chain);
