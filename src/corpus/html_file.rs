@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::document::{Document, SpanBasis};
 use super::language::guess_language;
+use super::sections::{Cut, split};
 use super::{CorpusConfig, SourceFile, decode_utf8, sha256_hex};
 use crate::error::{Error, FileLocation, IoContext, Result};
 use crate::html;
@@ -31,7 +32,7 @@ pub(super) fn read(
     let base = Document {
         id: id.clone(),
         title: page.title.clone(),
-        work: None,
+        work: Some(id.clone()),
         section: None,
         section_order: None,
         date: None,
@@ -50,26 +51,12 @@ pub(super) fn read(
         extraction: None,
         source_map: Some(map),
     };
-    if page.sections.len() < 2 {
-        return Ok((source, vec![Document { text: page.text.clone(), ..base }]));
-    }
-    let mut starts: Vec<(usize, Option<&html::Section>)> = vec![(0, None)];
-    starts.extend(page.sections.iter().map(|s| (s.offset, Some(s))));
-    let ends: Vec<usize> = starts.iter().skip(1).map(|(o, _)| *o).chain([page.text.len()]).collect();
-    let documents = starts
-        .into_iter()
-        .zip(ends)
-        .enumerate()
-        .filter(|(_, ((start, _), end))| !page.text[*start..*end].trim().is_empty())
-        .map(|(order, ((start, section), end))| Document {
-            id: format!("{id}.s{order:02}"),
-            work: Some(id.clone()),
-            section: Some(section.map_or_else(|| "front matter".to_owned(), |s| s.title.clone())),
-            section_order: Some(order as i64),
-            text: page.text[start..end].to_owned(),
-            text_offset: start,
-            ..base.clone()
-        })
-        .collect();
+    // One heading is the page's title, not a structure.
+    let cuts: Vec<Cut<'_>> = if page.sections.len() < 2 {
+        Vec::new()
+    } else {
+        page.sections.iter().map(|s| Cut { offset: s.offset, title: &s.title, bibliography: false }).collect()
+    };
+    let documents = split(&base, &page.text, &cuts);
     Ok((source, documents))
 }

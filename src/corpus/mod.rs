@@ -12,6 +12,7 @@ mod html_file;
 mod jsonl;
 mod language;
 mod pdf_file;
+mod sections;
 mod vector_settings;
 
 pub use concepts::{Alias, Entity, Relation, TermMapping};

@@ -10,6 +10,7 @@ use std::path::Path;
 use super::bibliography::BibEntry;
 use super::document::{Document, Extraction, SpanBasis};
 use super::language::guess_language;
+use super::sections::{Cut, split};
 use super::{CorpusConfig, SourceFile, sha256_hex};
 use crate::error::{FileLocation, IoContext, Result};
 use crate::pdf::{self, PdfText, guard::Bounds};
@@ -120,37 +121,15 @@ fn documents(text: &PdfText, relative: &str, config: &CorpusConfig, entry: Optio
         extraction: Some(extraction),
         source_map: None,
     };
-    // Section boundaries: the text before the first section (title block,
-    // abstract) stands as a front-matter document when it holds words.
-    let mut bounds: Vec<(usize, Option<&pdf::Section>)> = vec![(0, None)];
-    bounds.extend(text.sections.iter().map(|s| (s.offset, Some(s))));
-    let ends: Vec<usize> = bounds.iter().skip(1).map(|(o, _)| *o).chain([text.text.len()]).collect();
-    let single = text.sections.is_empty();
-    let mut out = Vec::new();
-    for (order, ((start, section), end)) in bounds.into_iter().zip(ends).enumerate() {
-        let body = &text.text[start..end];
-        if !single && body.trim().is_empty() {
-            continue;
-        }
-        let first_page = pdf::page_at(&text.pages, start).map_or(0, |p| p.number);
-        let last_page = pdf::page_at(&text.pages, end.saturating_sub(1)).map_or(0, |p| p.number);
-        let pages = text.pages.iter().filter(|p| (first_page..=last_page).contains(&p.number)).cloned().collect();
-        out.push(Document {
-            id: if single { work.clone() } else { format!("{work}.s{order:02}") },
-            section: section.map(|s| s.title.clone()).or_else(|| (!single).then(|| "front matter".to_owned())),
-            section_order: (!single).then_some(order as i64),
-            text: body.to_owned(),
-            text_offset: start,
-            text_line: 1 + text.text[..start].matches('\n').count(),
-            pages,
-            ..base.clone()
-        });
-        if let Some(section) = section
-            && section.bibliography
-            && let Some(doc) = out.last_mut()
-        {
-            doc.extra.insert("bibliography".to_owned(), serde_json::Value::Bool(true));
-        }
+    let cuts: Vec<Cut<'_>> =
+        text.sections.iter().map(|s| Cut { offset: s.offset, title: &s.title, bibliography: s.bibliography }).collect();
+    let mut documents = split(&base, &text.text, &cuts);
+    // Each document knows the pages it covers.
+    for doc in &mut documents {
+        let (start, end) = (doc.text_offset, doc.text_offset + doc.text.len());
+        let first = pdf::page_at(&text.pages, start).map_or(0, |p| p.number);
+        let last = pdf::page_at(&text.pages, end.saturating_sub(1)).map_or(0, |p| p.number);
+        doc.pages = text.pages.iter().filter(|p| (first..=last).contains(&p.number)).cloned().collect();
     }
-    out
+    documents
 }

@@ -223,6 +223,9 @@ pub fn assemble(mut extracted: Extracted) -> PdfText {
     let pages_without_text = extracted.pages.iter().filter(|p| p.is_empty()).count();
     clean::strip_running_lines(&mut extracted.pages);
     let body = layout::median(extracted.pages.iter().flatten().map(|l| l.size).collect());
+    if extracted.info.title.is_none() {
+        extracted.info.title = title_block(&extracted.pages, body);
+    }
     let dehyphenator = clean::Dehyphenator::new(extracted.pages.iter().flatten().map(|l| l.text.as_str()));
     let mut out = Writer::default();
     for (index, lines) in extracted.pages.iter().enumerate() {
@@ -245,6 +248,21 @@ pub fn assemble(mut extracted: Extracted) -> PdfText {
     }
     let sections = sections::find(&out.lines, &out.pages, &extracted.outline);
     PdfText { text: out.text, pages: out.pages, pages_total, pages_without_text, sections, info: extracted.info }
+}
+
+/// The title a first page shows when the file states none: the run of lines
+/// set in its largest type, if that is clearly larger than the body text and
+/// among its first ten lines.
+fn title_block(pages: &[Vec<Line>], body: f32) -> Option<String> {
+    let first = pages.iter().find(|p| !p.is_empty())?;
+    let top = &first[..first.len().min(10)];
+    let largest = top.iter().map(|l| l.size).fold(0.0, f32::max);
+    if body <= 0.0 || largest < body * LARGER_TYPE {
+        return None;
+    }
+    let start = top.iter().position(|l| l.size == largest)?;
+    let title: Vec<&str> = top[start..].iter().take_while(|l| l.size == largest).map(|l| l.text.trim()).collect();
+    Some(title.join(" ")).filter(|t| t.chars().any(char::is_alphabetic))
 }
 
 #[derive(Default)]
@@ -340,6 +358,26 @@ mod tests {
         assert_eq!(text.pages_without_text, 1);
         assert_eq!(text.text, "One page of text.\nAnother.");
         assert_eq!(text.pages.iter().map(|p| (p.offset, p.number)).collect::<Vec<_>>(), vec![(0, 1), (17, 2), (18, 3)]);
+    }
+
+    #[test]
+    fn without_a_stated_title_the_largest_type_on_the_first_page_is_the_title() {
+        let line = |text: &str, size: f32| Line { text: text.into(), size };
+        let mut pages = extracted(&[]);
+        pages.pages = vec![vec![
+            line("Lantern Moths of", 17.0),
+            line("the Quartz Valley", 17.0),
+            line("Ada Fenwick", 12.0),
+            line("1 Introduction", 14.0),
+            line("Body text on the first page.", 10.0),
+            line("More body text.", 10.0),
+            line("And more.", 10.0),
+        ]];
+        assert_eq!(assemble(pages.clone()).info.title.as_deref(), Some("Lantern Moths of the Quartz Valley"));
+        // A stated title wins; a page in body type only has none.
+        pages.info.title = Some("Stated".into());
+        assert_eq!(assemble(pages).info.title.as_deref(), Some("Stated"));
+        assert_eq!(assemble(extracted(&[&["Plain text.", "More."]])).info.title, None);
     }
 
     #[test]

@@ -93,6 +93,32 @@ fn strict_refuses_a_folder_with_an_unreadable_pdf_and_publishes_nothing() {
     assert_eq!(std::fs::read_dir(index.join("generations")).unwrap().count(), 0, "nothing is left behind");
 }
 
+/// A PDF nested half a million arrays deep: pdf_oxide's recursive parser overflows its
+/// stack and aborts (checked by hand: `evident extract-pdf` dies with SIGABRT).
+fn stack_bomb() -> Vec<u8> {
+    let depth = 500_000;
+    let mut pdf = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n\
+        << /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R \
+        /MediaBox [0 0 612 792] /Extra "
+        .to_vec();
+    pdf.extend(std::iter::repeat_n(b'[', depth));
+    pdf.extend(std::iter::repeat_n(b']', depth));
+    pdf.extend_from_slice(b" >>\nendobj\ntrailer\n<< /Size 4 /Root 1 0 R >>\n%%EOF\n");
+    pdf
+}
+
+#[test]
+fn a_pdf_that_crashes_the_reader_costs_one_skipped_file_and_the_build_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = papers(tmp.path(), &["paper.pdf"]);
+    std::fs::write(corpus.join("deep.pdf"), stack_bomb()).unwrap();
+    let index = tmp.path().join("index");
+    let out = build_lexical(&corpus, &index, &[], &[]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(out.stderr.contains("warning: deep.pdf: skipped: the extractor died reading it"), "{}", out.stderr);
+    assert!(out.stdout.contains(", 1 files skipped, 0 with warnings,"), "{}", out.stdout);
+}
+
 #[test]
 fn an_unchanged_pdf_reuses_its_passages_on_rebuild() {
     let tmp = tempfile::tempdir().unwrap();
