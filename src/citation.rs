@@ -19,7 +19,7 @@ pub fn cite(authors: &[String], year: Option<i32>, title: Option<&str>, pages: &
 }
 
 /// "p. 7", "pp. 7–8", with the printed labels where both ends have one.
-fn page_reference(pages: &PageSpan) -> String {
+pub fn page_reference(pages: &PageSpan) -> String {
     let (start, end) = match (&pages.label_start, &pages.label_end) {
         (Some(start), Some(end)) => (start.clone(), end.clone()),
         _ => (pages.start.to_string(), pages.end.to_string()),

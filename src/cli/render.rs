@@ -49,7 +49,9 @@ pub fn hits_table(hits: &[SearchHit], color: bool) -> String {
     let mut out = String::new();
     for hit in hits {
         let p = &hit.passage;
-        let place = [p.work.as_deref(), p.section.as_deref().or(p.title.as_deref())]
+        // A PDF passage shows its page as a reader would cite it (the printed label first).
+        let page = p.pages.as_ref().map(crate::citation::page_reference);
+        let place = [p.work.as_deref(), p.section.as_deref().or(p.title.as_deref()), page.as_deref()]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>()

@@ -74,6 +74,10 @@ fn a_folder_of_pdfs_builds_without_corpus_toml_and_reports_what_it_could_not_rea
     assert!(stderr.contains("warning: truncated.pdf: skipped: not a readable PDF ("), "{stderr}");
     assert!(stderr.contains("warning: malformed.pdf: skipped: not a readable PDF ("), "{stderr}");
     assert!(stderr.contains("3 file(s) could not be read and were skipped"), "{stderr}");
+    // The search table cites the page as printed.
+    let table =
+        run(&["search", "sodium lamps", "--index", path(&built_papers().index), "-k", "1", "--mode", "lexical"]);
+    assert!(table.stdout.contains("p.paper.s03.0001  paper · Results · p. ii"), "{}", table.stdout);
 }
 
 #[test]
