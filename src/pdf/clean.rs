@@ -33,8 +33,10 @@ pub fn normalize(line: &str) -> String {
 /// Removes running headers and footers (a line, digits aside, at the same end
 /// of at least half the pages that have text, and of two pages at least) and
 /// page numbers (a bare number or numeral that is a page's first or last line).
+/// A line `heading` accepts (set in larger type) is never running: a document
+/// that opens every page with a numbered heading keeps its headings.
 /// Returns how many lines went.
-pub fn strip_running_lines<L: AsRef<str>>(pages: &mut [Vec<L>]) -> usize {
+pub fn strip_running_lines<L: AsRef<str>>(pages: &mut [Vec<L>], heading: impl Fn(&L) -> bool) -> usize {
     let with_text = pages.iter().filter(|p| !p.is_empty()).count();
     let mut top: HashMap<String, usize> = HashMap::new();
     let mut bottom: HashMap<String, usize> = HashMap::new();
@@ -65,6 +67,9 @@ pub fn strip_running_lines<L: AsRef<str>>(pages: &mut [Vec<L>]) -> usize {
             .iter()
             .enumerate()
             .map(|(i, line)| {
+                if heading(line) {
+                    return true;
+                }
                 let at_top = i < RUNNING_ZONE;
                 let at_bottom = i + RUNNING_ZONE >= len;
                 let edge = i == 0 || i + 1 == len;
@@ -224,7 +229,7 @@ mod tests {
             page(&["Journal of Fixtures", "3", "Results", "The second page.", "ii"]),
             page(&["Journal of Fixtures", "The third page.", "Page 3 of 3"]),
         ];
-        let removed = strip_running_lines(&mut pages);
+        let removed = strip_running_lines(&mut pages, |_| false);
         assert_eq!(pages[0], page(&["Lantern Moths", "1 Introduction", "The first page."]));
         // "3" is the section number after the header, not the page's first line: it stays.
         assert_eq!(pages[1], page(&["3", "Results", "The second page."]));
@@ -240,7 +245,7 @@ mod tests {
             page(&["7 1.2. METRIKEN", "Text three."]),
             page(&["8 Definition 7", "Text four, and 9 of them."]),
         ];
-        strip_running_lines(&mut pages);
+        strip_running_lines(&mut pages, |_| false);
         assert_eq!(
             pages.iter().map(|p| p[0].as_str()).collect::<Vec<_>>(),
             vec!["Text one.", "Text two.", "Text three.", "Text four, and 9 of them."]
@@ -248,9 +253,18 @@ mod tests {
     }
 
     #[test]
+    fn a_heading_that_opens_every_page_is_kept() {
+        let body = ["One page.", "Another page.", "The last page."];
+        let mut pages: Vec<Vec<String>> =
+            (1..=3).map(|n| page(&["Header", &format!("{n} Chapter {n}"), body[n - 1]])).collect();
+        strip_running_lines(&mut pages, |line| line.contains("Chapter"));
+        assert_eq!(pages[2], page(&["3 Chapter 3", "The last page."]));
+    }
+
+    #[test]
     fn a_line_on_one_page_only_is_never_running() {
         let mut pages = vec![page(&["Preface", "Text one."]), page(&["Chapter 1", "Text two."])];
-        assert_eq!(strip_running_lines(&mut pages), 0);
+        assert_eq!(strip_running_lines(&mut pages, |_| false), 0);
     }
 
     #[test]

@@ -50,7 +50,7 @@ fn cut(region: &mut [&WordBox], size: f32, out: &mut Vec<Line>) {
         cut(right, size, out);
         return;
     }
-    if let Some(at) = edge_band(region, size).or_else(|| horizontal_cut(region)) {
+    if let Some(at) = blocking_band(region, size).or_else(|| horizontal_cut(region)) {
         let (top, bottom) = partition(region, |w| w.y >= at);
         cut(top, size, out);
         cut(bottom, size, out);
@@ -99,18 +99,31 @@ fn vertical_gutter(region: &[&WordBox], min: f32) -> Option<f32> {
     (width >= min && lines(left).max(lines(right)) >= COLUMN_LINES).then_some(at)
 }
 
-/// A running header, footer or page number: at most two lines at the top or
-/// the bottom of the region, a line's height away from the rest. Cut off first,
-/// it cannot block the gutter between the columns it sits over or under.
-fn edge_band(region: &[&WordBox], size: f32) -> Option<f32> {
+/// A running header, footer or page number that blocks the gutter: a band of at
+/// most two lines at the top or the bottom of the region, a line's height away
+/// from the rest, without which the rest has a gutter. Cut off first, it cannot
+/// join the columns it sits over or under. Peeling both ends is tried before
+/// the bottom alone, then the top alone (a column may start beside a heading).
+fn blocking_band(region: &[&WordBox], size: f32) -> Option<f32> {
     let gaps = holes(region.iter().map(|w| (w.y, w.y + w.height)).collect());
-    if gaps.len() < 3 {
-        return None;
-    }
-    let last = gaps.len() - 1;
-    let wide = |i: usize| gaps[i].0 >= size;
+    let last = gaps.len().checked_sub(1)?;
+    let wide = |i: &usize| gaps[*i].0 >= size;
     // Gaps run bottom to top: gaps[0] has one band below it, gaps[last] one band above.
-    [last, last - 1, 0, 1].into_iter().find(|&i| wide(i)).map(|i| gaps[i].1)
+    let top = [last, last.saturating_sub(1)].into_iter().filter(|&i| i > 1).find(wide).map(|i| gaps[i].1);
+    let bottom = [0, 1].into_iter().filter(|&i| i < last).find(wide).map(|i| gaps[i].1);
+    let core_has_gutter = |above: Option<f32>, below: Option<f32>| {
+        let core: Vec<&WordBox> = region
+            .iter()
+            .filter(|w| above.is_none_or(|at| w.y < at) && below.is_none_or(|at| w.y >= at))
+            .copied()
+            .collect();
+        core.len() < region.len() && vertical_gutter(&core, size * GUTTER_SHARE).is_some()
+    };
+    [(top, bottom), (None, bottom), (top, None)]
+        .into_iter()
+        .filter(|(above, below)| above.is_some() || below.is_some())
+        .find(|(above, below)| core_has_gutter(*above, *below))
+        .and_then(|(above, below)| above.or(below))
 }
 
 /// Where to cut a region into an upper and a lower block: the middle of the
@@ -239,6 +252,31 @@ mod tests {
         words.extend(line_at(310.0, 688.0, "of the page"));
         let lines = lines(&words);
         assert_eq!(texts(&lines)[3..], ["left line 3 of a full column", "the last two lines", "of the page"]);
+    }
+
+    #[test]
+    fn a_page_number_under_the_gutter_does_not_join_a_column_that_starts_beside_a_heading() {
+        let mut words = line_at(72.0, 720.0, "A Running Head");
+        words.push(WordBox { x: 72.0, y: 700.0, width: 80.0, height: 14.0, text: "17 Chapter".into() });
+        // The right column holds one line, level with the heading; the left goes on below.
+        words.extend(line_at(310.0, 700.0, "the end of a paragraph"));
+        for (i, y) in [676.0, 664.0, 652.0].into_iter().enumerate() {
+            words.extend(line_at(72.0, y, &format!("left body line {i} here")));
+        }
+        words.push(WordBox { x: 302.0, y: 620.0, width: 5.0, height: 10.0, text: "17".into() });
+        let lines = lines(&words);
+        assert_eq!(
+            texts(&lines),
+            vec![
+                "A Running Head",
+                "17 Chapter",
+                "left body line 0 here",
+                "left body line 1 here",
+                "left body line 2 here",
+                "the end of a paragraph",
+                "17"
+            ]
+        );
     }
 
     #[test]

@@ -221,8 +221,9 @@ const LARGER_TYPE: f32 = 1.15;
 pub fn assemble(mut extracted: Extracted) -> PdfText {
     let pages_total = extracted.pages.len();
     let pages_without_text = extracted.pages.iter().filter(|p| p.is_empty()).count();
-    clean::strip_running_lines(&mut extracted.pages);
     let body = layout::median(extracted.pages.iter().flatten().map(|l| l.size).collect());
+    let larger = |line: &Line| body > 0.0 && line.size >= body * LARGER_TYPE;
+    clean::strip_running_lines(&mut extracted.pages, larger);
     if extracted.info.title.is_none() {
         extracted.info.title = title_block(&extracted.pages, body);
     }
@@ -238,7 +239,7 @@ pub fn assemble(mut extracted: Extracted) -> PdfText {
                 rest = after;
             }
             if !rest.is_empty() {
-                let offset = out.line(rest, body > 0.0 && line.size >= body * LARGER_TYPE);
+                let offset = out.line(rest, larger(line));
                 start.get_or_insert(offset);
             }
         }

@@ -105,7 +105,7 @@ fn heading_number(text: &str) -> Option<u32> {
     let words = rest.split_whitespace().count();
     let capitalised = rest.trim_start().chars().next().is_some_and(char::is_uppercase);
     let sentence = text.ends_with('.') || text.ends_with(',');
-    (number <= 99 && capitalised && (1..=12).contains(&words) && !sentence).then_some(number)
+    (number <= 999 && capitalised && (1..=12).contains(&words) && !sentence).then_some(number)
 }
 
 /// A heading's words in lower case, without its number ("3.1 Results" → "results").
