@@ -146,9 +146,10 @@ fn events(source: &str) -> Vec<Event> {
 /// Reads an HTML document.
 pub fn read(source: &str) -> HtmlText {
     let events = events(source);
-    let lower = source.to_ascii_lowercase();
     // Where the page marks its main content, only that is the document.
-    let scope = ["main", "article"].into_iter().find(|tag| lower.contains(&format!("<{tag}")));
+    let scope = ["main", "article"]
+        .into_iter()
+        .find(|tag| events.iter().any(|e| matches!(e, Event::Start(name) if name == tag)));
     let mut out = HtmlText::default();
     out.map.line_starts = source.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1).collect();
     let mut stack: Vec<String> = Vec::new();

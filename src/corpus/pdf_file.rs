@@ -12,7 +12,7 @@ use super::document::{Document, Extraction, SpanBasis};
 use super::language::guess_language;
 use super::sections::{Cut, split};
 use super::{CorpusConfig, SourceFile, sha256_hex};
-use crate::error::{FileLocation, IoContext, Result};
+use crate::error::{FileLocation, Result};
 use crate::pdf::{self, PdfText, guard::Bounds};
 
 /// What a build should say about a file.
@@ -42,9 +42,9 @@ pub(super) struct PdfRead {
 /// Reads one PDF under the extractor's bounds. An unreadable PDF is no error:
 /// it comes back with no documents and a `Skipped` note.
 pub(super) fn read(path: &Path, relative: &str, config: &CorpusConfig, entry: Option<&BibEntry>) -> Result<PdfRead> {
-    let bytes = std::fs::read(path).at(relative)?;
-    let source = SourceFile { path: relative.to_owned(), sha256: sha256_hex(&bytes), bytes: bytes.len() as u64 };
-    drop(bytes);
+    // The child reads the file itself: here it is only hashed, in a stream.
+    let (sha256, bytes) = super::sha256_of_file(path, relative)?;
+    let source = SourceFile { path: relative.to_owned(), sha256, bytes };
     let bounds = Bounds {
         time: std::time::Duration::from_secs(config.limits.pdf_seconds.max(1)),
         memory_bytes: config.limits.pdf_memory_mib.max(64) << 20,

@@ -43,14 +43,16 @@ pub fn strip_running_lines<L: AsRef<str>>(pages: &mut [Vec<L>], heading: impl Fn
     for page in pages.iter() {
         let mut seen_top = HashSet::new();
         for line in page.iter().take(RUNNING_ZONE) {
-            if seen_top.insert(running_key(line.as_ref())) {
-                *top.entry(running_key(line.as_ref())).or_default() += 1;
+            let key = running_key(line.as_ref());
+            if seen_top.insert(key.clone()) {
+                *top.entry(key).or_default() += 1;
             }
         }
         let mut seen_bottom = HashSet::new();
         for line in page.iter().rev().take(RUNNING_ZONE) {
-            if seen_bottom.insert(running_key(line.as_ref())) {
-                *bottom.entry(running_key(line.as_ref())).or_default() += 1;
+            let key = running_key(line.as_ref());
+            if seen_bottom.insert(key.clone()) {
+                *bottom.entry(key).or_default() += 1;
             }
         }
     }
