@@ -18,6 +18,8 @@ pub struct Store {
     idle: Mutex<Vec<Connection>>,
     /// The schema versions this handle accepts (`open`: the current one only).
     versions: std::ops::RangeInclusive<u32>,
+    /// The version the file was written with.
+    version: u32,
 }
 
 /// Connections kept open between calls; more are opened under load and dropped after.
@@ -73,13 +75,13 @@ impl Store {
     }
 
     fn open_versions(path: &Path, versions: std::ops::RangeInclusive<u32>) -> Result<Self> {
-        let conn = Self::connect(path, &versions)?;
-        let store = Self { path: path.to_owned(), idle: Mutex::new(Vec::new()), versions };
+        let (conn, version) = Self::connect(path, &versions)?;
+        let store = Self { path: path.to_owned(), idle: Mutex::new(Vec::new()), versions, version };
         store.release(conn);
         Ok(store)
     }
 
-    fn connect(path: &Path, versions: &std::ops::RangeInclusive<u32>) -> Result<Connection> {
+    fn connect(path: &Path, versions: &std::ops::RangeInclusive<u32>) -> Result<(Connection, u32)> {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         // A generation never changes once built (its files' lengths are checked on open):
         // `immutable=1` spares every read the file locking and hot-journal checks.
@@ -100,13 +102,13 @@ impl Store {
         conn.pragma_update(None, "cache_size", -i64::from(PAGE_CACHE_KIB))?;
         let version: Option<String> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional()?;
-        if !version.as_deref().and_then(|v| v.parse().ok()).is_some_and(|v| versions.contains(&v)) {
-            return Err(Error::IndexCorrupt {
+        match version.as_deref().and_then(|v| v.parse().ok()).filter(|v| versions.contains(v)) {
+            Some(accepted) => Ok((conn, accepted)),
+            None => Err(Error::IndexCorrupt {
                 path: path.to_owned(),
                 reason: format!("metadata schema version {version:?}, expected {SCHEMA_VERSION}"),
-            });
+            }),
         }
-        Ok(conn)
     }
 
     fn release(&self, conn: Connection) {
@@ -122,7 +124,7 @@ impl Store {
         let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let conn = match pooled {
             Some(conn) => conn,
-            None => Self::connect(&self.path, &self.versions)?,
+            None => Self::connect(&self.path, &self.versions)?.0,
         };
         let out = f(&conn);
         self.release(conn);
@@ -272,12 +274,8 @@ impl Store {
     /// `sha256`, keyed by document id; used to reuse unchanged sources.
     pub fn passages_of_source(&self, path: &str, sha256: &str) -> Result<BTreeMap<String, Vec<Passage>>> {
         self.with(|conn| {
-            let version: Option<u32> = conn
-                .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get::<_, String>(0))
-                .optional()?
-                .and_then(|v| v.parse().ok());
             // A store from before pages were recorded holds no PDF passages.
-            let pages = if version.is_some_and(|v| v >= PAGES_SINCE) {
+            let pages = if self.version >= PAGES_SINCE {
                 "p.page_start, p.page_end, p.page_label_start, p.page_label_end"
             } else {
                 "NULL, NULL, NULL, NULL"
