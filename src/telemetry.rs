@@ -30,7 +30,8 @@ const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS query_log (
     duration_us   INTEGER NOT NULL,
     evidence_state TEXT,
     error_code    TEXT,
-    success       INTEGER NOT NULL
+    success       INTEGER NOT NULL,
+    client        TEXT
 )";
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +42,8 @@ pub struct CallRecord {
     pub duration_us: u64,
     pub evidence_state: Option<String>,
     pub error_code: Option<String>,
+    /// The bearer token's label of an HTTP call (`None` over stdio or without tokens).
+    pub client: Option<String>,
 }
 
 /// A short, stable digest of the arguments (the log keeps no argument text).
@@ -109,6 +112,12 @@ fn open(path: &Path) -> Result<Connection> {
     conn.busy_timeout(std::time::Duration::from_secs(2))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.execute(SCHEMA, [])?;
+    // Logs written before HTTP serving have no `client` column.
+    let has_client: bool =
+        conn.query_row("SELECT COUNT(*) FROM pragma_table_info('query_log') WHERE name = 'client'", [], |r| r.get(0))?;
+    if !has_client {
+        conn.execute("ALTER TABLE query_log ADD COLUMN client TEXT", [])?;
+    }
     Ok(conn)
 }
 
@@ -117,8 +126,8 @@ fn insert(conn: &Connection, r: &CallRecord) -> rusqlite::Result<()> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
     conn.execute(
-        "INSERT INTO query_log (at_ms, tool, alias, args_digest, duration_us, evidence_state, error_code, success) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO query_log (at_ms, tool, alias, args_digest, duration_us, evidence_state, error_code, success, \
+         client) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             at_ms,
             r.tool,
@@ -127,16 +136,43 @@ fn insert(conn: &Connection, r: &CallRecord) -> rusqlite::Result<()> {
             i64::try_from(r.duration_us).unwrap_or(i64::MAX),
             r.evidence_state,
             r.error_code,
-            r.error_code.is_none()
+            r.error_code.is_none(),
+            r.client
         ],
     )?;
     Ok(())
 }
 
-/// One tool's figures in `evident stats`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct ToolStats {
-    pub tool: String,
+/// What `evident stats` groups calls by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatsBy {
+    Tool,
+    /// The bearer token's label (`-` for calls over stdio or without tokens).
+    Client,
+}
+
+impl StatsBy {
+    /// The name of the grouping key in the JSON report and the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tool => "tool",
+            Self::Client => "client",
+        }
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            Self::Tool => "tool",
+            Self::Client => "COALESCE(client, '-')",
+        }
+    }
+}
+
+/// One group's figures in `evident stats`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupStats {
+    /// The tool name or the client label.
+    pub key: String,
     pub calls: u64,
     pub errors: u64,
     pub error_rate: f64,
@@ -144,6 +180,21 @@ pub struct ToolStats {
     pub p95_ms: f64,
     /// Calls made through a deprecated alias.
     pub via_alias: u64,
+}
+
+impl GroupStats {
+    /// The JSON form, with the key under the grouping's name (`tool` or `client`).
+    pub fn to_json(&self, by: StatsBy) -> serde_json::Value {
+        serde_json::json!({
+            by.name(): self.key,
+            "calls": self.calls,
+            "errors": self.errors,
+            "error_rate": self.error_rate,
+            "p50_ms": self.p50_ms,
+            "p95_ms": self.p95_ms,
+            "via_alias": self.via_alias,
+        })
+    }
 }
 
 /// Nearest-rank percentile of sorted values.
@@ -155,8 +206,8 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// Summarises the log per tool, by tool name.
-pub fn stats(path: &Path) -> Result<Vec<ToolStats>> {
+/// Summarises the log per tool or per client, by name.
+pub fn stats(path: &Path, by: StatsBy) -> Result<Vec<GroupStats>> {
     if !path.is_file() {
         return Err(Error::InvalidArgument(format!(
             "no query log at {}; it is written by `evident serve` on the first tool call",
@@ -164,16 +215,21 @@ pub fn stats(path: &Path) -> Result<Vec<ToolStats>> {
         )));
     }
     let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let mut stmt =
-        conn.prepare("SELECT tool, duration_us, success, alias IS NOT NULL FROM query_log ORDER BY tool, duration_us")?;
+    // A log from before HTTP serving has no client column: every call was a stdio one.
+    let has_client: bool =
+        conn.query_row("SELECT COUNT(*) FROM pragma_table_info('query_log') WHERE name = 'client'", [], |r| r.get(0))?;
+    let key = if has_client || by == StatsBy::Tool { by.column() } else { "'-'" };
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {key} AS k, duration_us, success, alias IS NOT NULL FROM query_log ORDER BY k, duration_us"
+    ))?;
     let rows = stmt.query_map([], |r| {
         Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, bool>(2)?, r.get::<_, bool>(3)?))
     })?;
     let mut out: Vec<(String, Vec<u64>, u64, u64)> = Vec::new();
     for row in rows {
-        let (tool, us, success, alias) = row?;
-        if out.last().is_none_or(|(t, ..)| *t != tool) {
-            out.push((tool, Vec::new(), 0, 0));
+        let (group, us, success, alias) = row?;
+        if out.last().is_none_or(|(g, ..)| *g != group) {
+            out.push((group, Vec::new(), 0, 0));
         }
         if let Some((_, durations, errors, aliases)) = out.last_mut() {
             durations.push(u64::try_from(us).unwrap_or(0));
@@ -183,10 +239,10 @@ pub fn stats(path: &Path) -> Result<Vec<ToolStats>> {
     }
     Ok(out
         .into_iter()
-        .map(|(tool, durations, errors, via_alias)| {
+        .map(|(key, durations, errors, via_alias)| {
             let calls = durations.len() as u64;
-            ToolStats {
-                tool,
+            GroupStats {
+                key,
                 calls,
                 errors,
                 error_rate: if calls == 0 { 0.0 } else { errors as f64 / calls as f64 },
@@ -216,7 +272,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state").join(LOG_FILE);
         let conn = open(&path).unwrap();
-        for (tool, us, error) in [("a", 1000, None), ("a", 3000, Some("timeout")), ("b", 2000, None)] {
+        let calls =
+            [("a", 1000, None, Some("alice")), ("a", 3000, Some("timeout"), None), ("b", 2000, None, Some("alice"))];
+        for (tool, us, error, client) in calls {
             let r = CallRecord {
                 tool: tool.into(),
                 alias: None,
@@ -224,13 +282,47 @@ mod tests {
                 duration_us: us,
                 evidence_state: None,
                 error_code: error.map(str::to_owned),
+                client: client.map(str::to_owned),
             };
             insert(&conn, &r).unwrap();
         }
-        let s = stats(&path).unwrap();
+        let s = stats(&path, StatsBy::Tool).unwrap();
         assert_eq!(s.len(), 2);
-        assert_eq!((s[0].tool.as_str(), s[0].calls, s[0].errors), ("a", 2, 1));
+        assert_eq!((s[0].key.as_str(), s[0].calls, s[0].errors), ("a", 2, 1));
         assert_eq!(s[0].p50_ms, 1.0);
         assert_eq!(s[0].p95_ms, 3.0);
+        assert_eq!(s[0].to_json(StatsBy::Tool)["tool"], "a");
+        let c = stats(&path, StatsBy::Client).unwrap();
+        let summary: Vec<(&str, u64, u64)> = c.iter().map(|g| (g.key.as_str(), g.calls, g.errors)).collect();
+        assert_eq!(summary, [("-", 1, 1), ("alice", 2, 0)]);
+        assert_eq!(c[1].to_json(StatsBy::Client)["client"], "alice");
+    }
+
+    #[test]
+    fn a_log_from_before_http_serving_gains_the_client_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(LOG_FILE);
+        let old = Connection::open(&path).unwrap();
+        old.execute(&SCHEMA.replace(",\n    client        TEXT", ""), []).unwrap();
+        old.execute(
+            "INSERT INTO query_log (at_ms, tool, args_digest, duration_us, success) VALUES (0, 't', 'd', 5, 1)",
+            [],
+        )
+        .unwrap();
+        drop(old);
+        assert_eq!(stats(&path, StatsBy::Client).unwrap()[0].key, "-");
+        let conn = open(&path).unwrap();
+        let r = CallRecord {
+            tool: "t".into(),
+            alias: None,
+            args_digest: digest(None),
+            duration_us: 7,
+            evidence_state: None,
+            error_code: None,
+            client: Some("bob".into()),
+        };
+        insert(&conn, &r).unwrap();
+        let keys: Vec<String> = stats(&path, StatsBy::Client).unwrap().into_iter().map(|g| g.key).collect();
+        assert_eq!(keys, ["-", "bob"]);
     }
 }

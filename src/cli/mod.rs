@@ -27,8 +27,12 @@ pub enum Command {
     Search(SearchArgs),
     /// Measure retrieval quality and latency on a BEIR-layout collection.
     Eval(EvalArgs),
-    /// Serve the index to MCP clients over stdio (stdout carries only the protocol).
+    /// Serve the index to MCP clients over stdio (stdout carries only the protocol),
+    /// or over streamable HTTP with --http.
     Serve(ServeArgs),
+    /// Manage the bearer tokens of `serve --http`.
+    #[command(subcommand)]
+    Token(TokenCommand),
     /// Write or check the published tool contract (contract/).
     #[command(subcommand)]
     Contract(ContractCommand),
@@ -60,6 +64,55 @@ pub struct ServeArgs {
     /// Do not write the query log (index/state/query_log.sqlite).
     #[arg(long)]
     pub no_telemetry: bool,
+    #[command(flatten)]
+    pub http: HttpArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct HttpArgs {
+    /// Serve MCP over streamable HTTP at this address (e.g. 127.0.0.1:8731; port 0 picks one)
+    /// instead of stdio. The endpoint is /mcp; /healthz answers without a token.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Bearer tokens (`<sha256 hex> <label>` per line; `evident token new` writes them).
+    /// Required for any address but loopback.
+    #[arg(long, value_name = "FILE", env = crate::mcp::http::TOKENS_FILE_VARIABLE)]
+    pub tokens: Option<PathBuf>,
+    /// An Origin browsers may call from (`https://app.example.org`); repeatable. Without it,
+    /// every request that carries an Origin header is refused (403).
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// A host name requests may carry in `Host` besides the bound address (a reverse proxy's
+    /// public name); repeatable.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Calls in flight at once per token (beyond: 429 with Retry-After).
+    #[arg(long, default_value_t = 8)]
+    pub per_token_concurrency: usize,
+    /// Calls in flight at once in all (beyond: queued, then 429 with Retry-After).
+    #[arg(long, default_value_t = 64)]
+    pub concurrency: usize,
+    /// Seconds a request's head may take to arrive; also how long an idle connection stays open.
+    #[arg(long, default_value_t = 30.0)]
+    pub header_timeout: f64,
+    /// Seconds a request's body may take to arrive after its head.
+    #[arg(long, default_value_t = 30.0)]
+    pub body_timeout: f64,
+    /// Seconds SIGTERM waits for calls in flight before the server exits.
+    #[arg(long, default_value_t = 30.0)]
+    pub drain_timeout: f64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Make a bearer token for LABEL: prints it once and appends its sha256 to the tokens file.
+    New {
+        /// Who holds the token (letters, digits, `.`, `_`, `-`, `@`); the query log records it.
+        label: String,
+        /// The tokens file (created if missing, owner-only).
+        #[arg(long, value_name = "FILE", env = crate::mcp::http::TOKENS_FILE_VARIABLE)]
+        tokens: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -84,6 +137,15 @@ pub struct StatsArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Group the calls by tool or by client (the bearer token's label; `-` for stdio).
+    #[arg(long, value_enum, default_value_t = StatsGroup::Tool)]
+    pub by: StatsGroup,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatsGroup {
+    Tool,
+    Client,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -252,6 +314,17 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Search(args) => run_search(args),
         Command::Eval(args) => run_eval(args),
         Command::Serve(args) => run_serve(args),
+        Command::Token(TokenCommand::New { label, tokens }) => {
+            let token =
+                crate::mcp::http::new_token(&tokens, &label).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+            println!("{token}");
+            eprintln!(
+                "token for `{label}` added to {}; it is shown only now: give it to its holder \
+                 (Authorization: Bearer <token>)",
+                tokens.display()
+            );
+            Ok(())
+        }
         Command::Contract(ContractCommand::Write(args)) => {
             for path in crate::contract::write(&args.dir).map_err(|e| Error::Contract(e.to_string()))? {
                 println!("wrote {}", path.display());
@@ -290,13 +363,65 @@ fn run_serve(args: ServeArgs) -> Result<()> {
         config.telemetry = None;
     }
     let listed: Vec<&str> = config.listed().map(|t| t.name).collect();
-    tracing::info!(tools = ?listed, index = %args.location.index.display(), "serving MCP on stdio");
+    let http = args.http.http.map(|addr| http_options(addr, &args.http)).transpose()?;
+    tracing::info!(tools = ?listed, index = %args.location.index.display(), "serving MCP");
     let server = crate::mcp::EvidentServer::new(index, config);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|source| Error::Io { path: PathBuf::from("<tokio runtime>"), source })?;
-    runtime.block_on(crate::mcp::serve(server)).map_err(Error::ServeFailed)
+    match http {
+        None => runtime.block_on(crate::mcp::serve(server)).map_err(Error::ServeFailed),
+        Some((options, tokens)) => {
+            runtime.block_on(crate::mcp::http::serve_http(server, options, tokens)).map_err(Error::ServeFailed)
+        }
+    }
+}
+
+/// The HTTP server's bounds and tokens; refuses what would be unsafe to serve.
+fn http_options(
+    addr: std::net::SocketAddr,
+    args: &HttpArgs,
+) -> Result<(crate::mcp::http::HttpOptions, Option<crate::mcp::http::Tokens>)> {
+    use crate::mcp::http::{HttpOptions, Tokens, needs_tokens};
+    let seconds = |name: &str, value: f64| {
+        if value.is_finite() && value > 0.0 && value <= 86_400.0 {
+            Ok(std::time::Duration::from_secs_f64(value))
+        } else {
+            Err(Error::ServeRefused(format!("--{name} must be a number of seconds in (0, 86400]; got {value}")))
+        }
+    };
+    let tokens = match &args.tokens {
+        Some(path) => Some(Tokens::load(path).map_err(|e| Error::ServeRefused(e.to_string()))?),
+        None => None,
+    };
+    if needs_tokens(addr.ip()) && tokens.as_ref().is_none_or(Tokens::is_empty) {
+        return Err(Error::ServeRefused(format!(
+            "{addr} is not a loopback address, and serving it without bearer tokens would let anyone who can \
+             reach it read the corpus: pass --tokens FILE (make tokens with `evident token new LABEL --tokens FILE`)"
+        )));
+    }
+    let mut options = HttpOptions::new(addr);
+    for host in &args.allow_host {
+        let name = crate::mcp::http::host_name(host)
+            .ok_or_else(|| Error::ServeRefused(format!("--allow-host `{host}` is not a host name")))?;
+        options.allow_hosts.push(name);
+    }
+    for origin in &args.allow_origin {
+        let normal = crate::mcp::http::normalise_origin(origin);
+        if !(normal.starts_with("http://") || normal.starts_with("https://")) || normal.matches('/').count() != 2 {
+            return Err(Error::ServeRefused(format!(
+                "--allow-origin `{origin}` is not an origin: write scheme://host[:port], as browsers send it"
+            )));
+        }
+        options.allow_origins.push(normal);
+    }
+    options.per_token_concurrency = args.per_token_concurrency.max(1);
+    options.concurrency = args.concurrency.max(1);
+    options.header_timeout = seconds("header-timeout", args.header_timeout)?;
+    options.body_timeout = seconds("body-timeout", args.body_timeout)?;
+    options.drain_timeout = seconds("drain-timeout", args.drain_timeout)?;
+    Ok((options, tokens))
 }
 
 /// Exits non-zero when any file differs, so scripts can act on it.
@@ -330,20 +455,31 @@ fn run_verify(args: VerifyArgs) -> Result<()> {
 }
 
 fn run_stats(args: StatsArgs) -> Result<()> {
-    let stats = crate::telemetry::stats(&crate::telemetry::default_path(&args.location.index))?;
+    let by = match args.by {
+        StatsGroup::Tool => crate::telemetry::StatsBy::Tool,
+        StatsGroup::Client => crate::telemetry::StatsBy::Client,
+    };
+    let stats = crate::telemetry::stats(&crate::telemetry::default_path(&args.location.index), by)?;
     if args.json {
-        let json = serde_json::to_string_pretty(&stats).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+        let rows: Vec<serde_json::Value> = stats.iter().map(|s| s.to_json(by)).collect();
+        let json = serde_json::to_string_pretty(&rows).map_err(|e| Error::InvalidArgument(e.to_string()))?;
         println!("{json}");
         return Ok(());
     }
     println!(
         "{:<24} {:>7} {:>7} {:>7} {:>9} {:>9} {:>6}",
-        "tool", "calls", "errors", "err %", "p50 ms", "p95 ms", "alias"
+        by.name(),
+        "calls",
+        "errors",
+        "err %",
+        "p50 ms",
+        "p95 ms",
+        "alias"
     );
     for s in stats {
         println!(
             "{:<24} {:>7} {:>7} {:>6.1}% {:>9.2} {:>9.2} {:>6}",
-            s.tool,
+            s.key,
             s.calls,
             s.errors,
             s.error_rate * 100.0,

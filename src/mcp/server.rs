@@ -42,6 +42,12 @@ struct Inner {
     admission: Admission,
 }
 
+/// Who made a call over HTTP: the label of the bearer token (`None` when the
+/// server takes no tokens). The HTTP gate puts it in the request's
+/// extensions; the query log records it, never the token.
+#[derive(Debug, Clone)]
+pub struct Caller(pub Option<String>);
+
 #[derive(Clone)]
 pub struct EvidentServer {
     inner: Arc<Inner>,
@@ -68,6 +74,18 @@ impl EvidentServer {
         let telemetry = config.telemetry.as_deref().and_then(Telemetry::start);
         let admission = Admission::with_slots(config.search_slots);
         Self { inner: Arc::new(Inner { index, config, tools, telemetry, admission }) }
+    }
+
+    /// The served generation and the vector lane's state (`None`: no readable generation).
+    pub async fn serving_state(&self) -> Option<(String, &'static str)> {
+        let inner = Arc::clone(&self.inner);
+        tokio::task::spawn_blocking(move || {
+            let index = inner.index.get().ok()?;
+            Some((index.generation.clone(), index.searcher.vector_lane_state()))
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     /// Runs one call to completion: the structured content, or a catalogued error.
@@ -115,6 +133,7 @@ impl EvidentServer {
         arguments: Option<&serde_json::Map<String, Value>>,
         started: Instant,
         outcome: &Result<dispatch::Answered, ToolError>,
+        client: Option<String>,
     ) {
         let Some(telemetry) = &self.inner.telemetry else { return };
         let (tool, alias) = match crate::surface::registry::alias(name) {
@@ -128,6 +147,7 @@ impl EvidentServer {
             duration_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
             evidence_state: outcome.as_ref().ok().map(|a| a.verdict.state.as_str().to_owned()),
             error_code: outcome.as_ref().err().map(|e| e.code.as_str().to_owned()),
+            client,
         });
     }
 }
@@ -168,12 +188,18 @@ impl ServerHandler for EvidentServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let started = Instant::now();
         let arguments = request.arguments.as_ref();
         let outcome = self.call(&request.name, arguments).await;
-        self.record(&request.name, arguments, started, &outcome);
+        // rmcp's HTTP service hands the request's head to the handler; stdio has none.
+        let client = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Caller>())
+            .and_then(|caller| caller.0.clone());
+        self.record(&request.name, arguments, started, &outcome, client);
         Ok(match outcome {
             Ok(answered) => CallToolResult::structured(answered.content),
             // No structuredContent on errors: it would not validate against the

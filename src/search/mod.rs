@@ -399,6 +399,15 @@ impl Searcher {
         self.vector.peek().and_then(Result::err)
     }
 
+    /// The vector lane's state for health checks: `ready`, `loading` or `disabled`. Never waits.
+    pub fn vector_lane_state(&self) -> &'static str {
+        match self.vector.peek() {
+            None => "loading",
+            Some(Ok(_)) => "ready",
+            Some(Err(_)) => "disabled",
+        }
+    }
+
     /// Passages the filters' entity restriction allows (`None`: no restriction).
     pub fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<PassageNo>>> {
         if filters.entities.is_empty() {

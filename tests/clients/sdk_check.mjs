@@ -5,6 +5,9 @@
 //   node tests/clients/sdk_check.mjs PLAN.json
 //
 // PLAN: {"command": "...", "args": [...], "env": {...}, "steps": [STEP, ...]}
+//    or {"url": "http://127.0.0.1:PORT/mcp", "headers": {...}, "steps": [...]} for a
+//       server already listening (`evident serve --http`), through the SDK's
+//       streamable HTTP client
 // STEP: {"kind": "list"}                          tools/list through Client.listTools
 //       {"kind": "list_cursor", "cursor": "..."}  tools/list with a cursor: must fail with -32602
 //       {"kind": "call", "tool": "...", "arguments": {...}, "expect": "ok" | "error", "code": "..."}
@@ -15,6 +18,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 // The plan's variables win over the inherited ones; `unset` only clears inherited ones.
@@ -22,9 +26,11 @@ const inherited = { ...process.env };
 for (const key of plan.unset ?? []) delete inherited[key];
 const env = { ...inherited, ...plan.env };
 
-const transport = new StdioClientTransport({ command: plan.command, args: plan.args, env, stderr: "ignore" });
+const transport = plan.url
+  ? new StreamableHTTPClientTransport(new URL(plan.url), { requestInit: { headers: plan.headers ?? {} } })
+  : new StdioClientTransport({ command: plan.command, args: plan.args, env, stderr: "ignore" });
 const client = new Client({ name: "evident-sdk-check", version: "1.0.0" });
-const report = { steps: [], tools_list_bytes: null, tool_names: [], response_bytes: {} };
+const report = { steps: [], tools_list_bytes: null, tool_names: [], response_bytes: {}, protocol_version: null };
 
 function result(step, pass, detail) {
   report.steps.push({ step, pass, detail });
@@ -32,6 +38,7 @@ function result(step, pass, detail) {
 
 try {
   await client.connect(transport);
+  report.protocol_version = transport.protocolVersion ?? null;
   for (const [i, step] of plan.steps.entries()) {
     try {
       if (step.kind === "list") {

@@ -16,6 +16,7 @@ mod dispatch;
 mod eval;
 mod feedback_lane;
 mod html;
+mod http;
 mod killed_build;
 mod layering;
 mod mcp_errors;

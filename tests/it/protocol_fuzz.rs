@@ -230,3 +230,50 @@ fn fuzzed_frames_are_all_answered_and_nothing_leaks() {
     assert_eq!(parse_errors, parse_errors_expected, "every damaged frame gets one parse error");
     assert!(raw.is_running(), "the server is still running");
 }
+
+/// The same fuzzer over HTTP (`serve --http`, one MCP session, one request
+/// per POST): every request with an id gets exactly one answer with that
+/// id, every damaged body a JSON-RPC error with `id: null` (HTTP 400), and
+/// the server is still up at the end. `EVIDENT_FUZZ_HTTP_CASES` runs longer.
+#[test]
+fn fuzzed_requests_over_http_are_all_answered_and_nothing_leaks() {
+    use crate::common::http::{HttpServer, Session, request};
+    let cases: usize = std::env::var("EVIDENT_FUZZ_HTTP_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let mut rng = Rng(0x5eed_1863);
+    let server = HttpServer::start_binary(
+        std::path::Path::new(env!("CARGO_BIN_EXE_evident")),
+        shared_index(),
+        &["--no-telemetry"],
+        &[],
+    );
+    let mut session = Session::open(server.addr, None);
+    let mut sent: BTreeMap<u64, String> = BTreeMap::new();
+    let mut kinds: BTreeMap<Answer, usize> = BTreeMap::new();
+    let mut refused = 0usize;
+    for id in 1..=cases as u64 {
+        let (frame, answer_id) = if rng.below(4) == 0 {
+            odd_frame(&mut rng, id)
+        } else {
+            (tool_call(&mut rng, id).to_string().into_bytes(), Some(id))
+        };
+        let reply = session.post(&frame);
+        let messages = reply.messages();
+        match answer_id {
+            Some(id) => {
+                sent.insert(id, String::from_utf8_lossy(&frame).into_owned());
+                assert_eq!(messages.len(), 1, "one answer to {}: {messages:?}", sent[&id]);
+                assert_eq!(messages[0]["id"], id, "{messages:?}");
+                *kinds.entry(check_answer(&messages[0], &sent)).or_insert(0) += 1;
+            }
+            None if reply.status == 202 => assert!(messages.is_empty()),
+            None => {
+                assert_eq!(reply.status, 400, "{}", reply.text());
+                assert!(messages[0]["id"].is_null(), "{messages:?}");
+                assert!([-32700, -32600].contains(&messages[0]["error"]["code"].as_i64().unwrap()), "{messages:?}");
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("{cases} cases over HTTP: {} answered ({kinds:?}), {refused} refused bodies", sent.len());
+    assert_eq!(request(server.addr, "GET", "/healthz", &[], b"").status, 200, "the server is still up");
+}

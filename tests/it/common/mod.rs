@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod http;
 pub mod local;
 pub mod mcp;
 pub mod raw;
