@@ -8,7 +8,11 @@
 //! Run: `cargo bench --bench http_load` (needs an index with a vector lane:
 //! `scripts/setup` builds `index/`; another with `EVIDENT_BENCH_INDEX=DIR`).
 //! `EVIDENT_BENCH_CLIENTS=1,8,64`, `EVIDENT_BENCH_QUERIES=FILE` (one query a
-//! line, or BEIR `queries.jsonl`), `EVIDENT_BENCH_SKIP_STDIO=1`.
+//! line, BEIR `queries.jsonl`, or evident's question sets), `EVIDENT_BENCH_SKIP_STDIO=1`.
+//! The servers run with `EVIDENT_QUERY_CACHE=0` (every search embeds its
+//! query, as distinct questions do; `EVIDENT_BENCH_QUERY_CACHE=N` to keep a
+//! cache). A stdio level whose servers would not fit in the memory available
+//! (the one-server peak times N, with a 20 % margin) is reported as skipped.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark fails loudly
 
 #[path = "../tests/it/common/http.rs"]
@@ -37,16 +41,30 @@ fn queries() -> Vec<String> {
     let Ok(file) = std::env::var("EVIDENT_BENCH_QUERIES") else {
         return DARWIN.iter().map(|q| (*q).to_owned()).collect();
     };
-    std::fs::read_to_string(file)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| match serde_json::from_str::<Value>(l) {
-            Ok(v) if v["text"].is_string() => v["text"].as_str().unwrap().to_owned(),
-            _ => l.to_owned(),
-        })
-        .take(200)
-        .collect()
+    // A JSON line gives its `text` (BEIR), `query` or `questions`; any other line is a query.
+    let mut out = Vec::new();
+    for line in std::fs::read_to_string(file).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) if v.is_object() => {
+                let texts = ["text", "query"].iter().filter_map(|k| v[*k].as_str().map(str::to_owned));
+                let questions =
+                    v["questions"].as_array().into_iter().flatten().filter_map(|q| q.as_str().map(str::to_owned));
+                out.extend(texts.chain(questions));
+            }
+            _ => out.push(line.to_owned()),
+        }
+    }
+    out.truncate(400);
+    out
+}
+
+/// MemAvailable, in MB.
+fn available_mb() -> f64 {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    info.lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn arguments(query: &str) -> Value {
@@ -132,10 +150,11 @@ struct StdioServer {
 }
 
 impl StdioServer {
-    fn start(binary: &Path, index: &Path) -> Self {
+    fn start(binary: &Path, index: &Path, cache: &str) -> Self {
         let mut child = Command::new(binary)
             .args(["serve", "--no-telemetry", "--index"])
             .arg(index)
+            .env("EVIDENT_QUERY_CACHE", cache)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -184,6 +203,7 @@ fn main() {
     let calls: usize = std::env::var("EVIDENT_BENCH_CALLS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
     let queries = queries();
     let most = levels.iter().copied().max().unwrap_or(1).to_string();
+    let cache = std::env::var("EVIDENT_BENCH_QUERY_CACHE").unwrap_or_else(|_| "0".into());
     println!("index {}, {calls} hybrid searches per client, {} distinct queries", index.display(), queries.len());
     println!(
         "{:<6} {:>7} {:>6} {:>9} {:>9} {:>7} {:>9} {:>10}",
@@ -194,7 +214,7 @@ fn main() {
         &binary,
         &index,
         &["--no-telemetry", "--concurrency", &most, "--per-token-concurrency", &most],
-        &[],
+        &[("EVIDENT_QUERY_CACHE", cache.as_str())],
     );
     // The first hybrid search waits for the vector lane to load; not timed.
     let mut warm = http::Session::open(server.addr, None);
@@ -216,9 +236,18 @@ fn main() {
     if std::env::var("EVIDENT_BENCH_SKIP_STDIO").is_ok() {
         return;
     }
+    let mut one_server_mb = 0.0f64;
     for &clients in &levels {
+        let needed = one_server_mb * clients as f64 * 1.2;
+        if needed > available_mb() {
+            println!(
+                "stdio  {clients:>7}   skipped: {clients} servers × {one_server_mb:.0} MB peak > {:.0} MB available",
+                available_mb()
+            );
+            continue;
+        }
         let servers: Vec<std::sync::Mutex<StdioServer>> =
-            (0..clients).map(|_| std::sync::Mutex::new(StdioServer::start(&binary, &index))).collect();
+            (0..clients).map(|_| std::sync::Mutex::new(StdioServer::start(&binary, &index, &cache))).collect();
         // Each server's first hybrid search waits for its own model load; not timed.
         for server in &servers {
             assert!(server.lock().unwrap().call(1, &queries[0]), "a warm-up search failed");
@@ -227,6 +256,7 @@ fn main() {
             servers[client].lock().unwrap().call(i as u64 + 2, query)
         });
         let rss: f64 = servers.iter().map(|s| peak_rss_mb(s.lock().unwrap().child.id())).sum();
+        one_server_mb = one_server_mb.max(rss / clients as f64);
         print("stdio", clients, &level, rss);
         for server in &servers {
             let _ = server.lock().unwrap().child.kill();

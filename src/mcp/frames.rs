@@ -41,6 +41,11 @@ fn error_response(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
+/// The answer to a message that is not one valid JSON value (also over HTTP).
+pub fn not_json() -> Value {
+    error_response(Value::Null, PARSE_ERROR, "parse error: the message is not one valid JSON value")
+}
+
 /// Decides what to do with one line (without its newline).
 pub fn judge(line: &[u8]) -> Verdict {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -57,11 +62,7 @@ pub fn judge(line: &[u8]) -> Verdict {
         Ok(value) => value,
         Err(e) => {
             tracing::debug!(error = %e, "unparsable frame");
-            return Verdict::Answer(error_response(
-                Value::Null,
-                PARSE_ERROR,
-                "parse error: the message is not one valid JSON value",
-            ));
+            return Verdict::Answer(not_json());
         }
     };
     match tools_call_problem(&message) {

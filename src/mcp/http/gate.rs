@@ -22,7 +22,7 @@ use super::health;
 use super::refusal::{HttpBody, Refusal, json_response};
 use super::slots::{Flights, Held, Slots};
 use super::tokens::Tokens;
-use crate::mcp::frames::{Verdict, judge};
+use crate::mcp::frames::{Verdict, judge, not_json};
 use crate::mcp::server::{Caller, EvidentServer};
 
 pub const MCP_PATH: &str = "/mcp";
@@ -205,12 +205,9 @@ impl Gate {
 /// `-32700` (HTTP 400), a malformed `tools/call` `-32602` with its id, and a
 /// JSON value that is no JSON-RPC message `-32600` (HTTP 400).
 fn frame_problem(body: &[u8]) -> Option<Response<HttpBody>> {
-    let parse_error = || {
-        serde_json::json!({"jsonrpc": "2.0", "id": null,
-            "error": {"code": -32700, "message": "parse error: the body is not one valid JSON value"}})
-    };
     match judge(body) {
-        Verdict::Skip => Some(json_response(StatusCode::BAD_REQUEST, parse_error().to_string())),
+        // A blank line is nothing on stdio; an empty body is no JSON value.
+        Verdict::Skip => Some(json_response(StatusCode::BAD_REQUEST, not_json().to_string())),
         Verdict::Answer(answer) => {
             let status = if answer["id"].is_null() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
             Some(json_response(status, answer.to_string()))
