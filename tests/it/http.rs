@@ -126,6 +126,12 @@ fn every_refusal_has_its_status_headers_and_body() {
     let r = post(s.addr, Some(alice), &[], br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#);
     assert_eq!((r.status, r.json()["error"]["code"].as_i64()), (400, Some(-32600)), "a batch is no MCP message");
 
+    // A session answers only the token that opened it.
+    let bob = new_token(&file, "bob");
+    let mut hijack = Session { addr: s.addr, token: Some(bob.clone()), id: session.id.clone() };
+    refusal(&hijack.post(PING), 404, "session_not_found", "no such session for this token; initialize a new one");
+    assert_eq!(Session::open(s.addr, Some(&bob)).post(PING).status, 200, "bob opens his own (the file was re-read)");
+
     let r = request(s.addr, "GET", "/elsewhere", &[], b"");
     refusal(&r, 404, "not_found", "no such endpoint: MCP is served at /mcp, health at /healthz");
 

@@ -1,6 +1,7 @@
 //! What every HTTP request passes before MCP sees it, in this order: the
 //! `Host` (DNS rebinding) and `Origin` checks, the route, the bearer token,
-//! the admission (per token, then for the whole server), the body (size
+//! the session's owner (`owners`), the admission (per token, then for the
+//! whole server), the body (size
 //! and deadline) and the JSON-RPC frame gate shared with stdio. Only then
 //! does rmcp's streamable HTTP service run, with the caller's label in the
 //! request's extensions for the query log. The slots a call takes (`slots`)
@@ -19,6 +20,7 @@ use std::task::{Context, Poll};
 
 use super::HttpOptions;
 use super::health;
+use super::owners::SessionOwners;
 use super::refusal::{HttpBody, Refusal, json_response};
 use super::slots::{Flights, Held, Slots};
 use super::tokens::Tokens;
@@ -34,6 +36,7 @@ pub struct Gate {
     server: EvidentServer,
     mcp: StreamableHttpService<EvidentServer, LocalSessionManager>,
     slots: Slots,
+    owners: SessionOwners,
     draining: AtomicBool,
 }
 
@@ -80,7 +83,8 @@ impl Gate {
         mcp: StreamableHttpService<EvidentServer, LocalSessionManager>,
     ) -> Self {
         let slots = Slots::new(options.per_token_concurrency, options.concurrency, options.queue_wait);
-        Self { options, tokens, server, mcp, slots, draining: AtomicBool::new(false) }
+        let owners = SessionOwners::new(options.session_idle);
+        Self { options, tokens, server, mcp, slots, owners, draining: AtomicBool::new(false) }
     }
 
     pub fn flights(&self) -> Arc<Flights> {
@@ -182,23 +186,37 @@ impl Gate {
             return Err(Refusal::Draining);
         }
         let label = self.authenticate(request.headers())?;
+        let session = session_id(request.headers());
+        if session.as_deref().is_some_and(|s| !self.owners.allows(s, label.as_deref())) {
+            return Err(Refusal::SessionNotFound);
+        }
         let (mut parts, body) = request.into_parts();
         parts.extensions.insert(Caller(label.clone()));
         if parts.method != Method::POST {
             // GET (the server's event stream) and DELETE (end a session) carry no call.
-            let request = Request::from_parts(parts, body);
-            return Ok(self.mcp.handle(request).await);
+            let ends_session = parts.method == Method::DELETE;
+            let response = self.mcp.handle(Request::from_parts(parts, body)).await;
+            if let (true, Some(session), true) = (ends_session, &session, response.status().is_success()) {
+                self.owners.closed(session);
+            }
+            return Ok(response);
         }
         let held = self.slots.admit(label.as_deref()).await?;
         let bytes = self.read_body(&parts.headers, body).await?;
         if let Some(answer) = frame_problem(&bytes) {
             return Ok(answer);
         }
-        let request = Request::from_parts(parts, http_body_util::Full::new(bytes));
-        let response = self.mcp.handle(request).await;
+        let response = self.mcp.handle(Request::from_parts(parts, http_body_util::Full::new(bytes))).await;
+        if let (None, Some(opened)) = (&session, session_id(response.headers())) {
+            self.owners.opened(&opened, label.as_deref());
+        }
         let (parts, inner) = response.into_parts();
         Ok(Response::from_parts(parts, HeldBody { inner, _held: held }.boxed()))
     }
+}
+
+fn session_id(headers: &HeaderMap) -> Option<String> {
+    headers.get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned)
 }
 
 /// The same frame gate as stdio: a body that is not one JSON value gets

@@ -11,6 +11,7 @@
 
 mod gate;
 mod health;
+mod owners;
 mod refusal;
 mod slots;
 pub mod tokens;

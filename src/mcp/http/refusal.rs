@@ -33,6 +33,8 @@ pub enum Refusal {
     Draining,
     /// A path other than `/mcp` and `/healthz`.
     NotFound,
+    /// A session id another token opened (to this token it does not exist).
+    SessionNotFound,
 }
 
 /// Seconds a client over its share is asked to wait before retrying.
@@ -47,7 +49,7 @@ impl Refusal {
             Self::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::TokenBusy | Self::ServerBusy => StatusCode::TOO_MANY_REQUESTS,
             Self::Draining => StatusCode::SERVICE_UNAVAILABLE,
-            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::NotFound | Self::SessionNotFound => StatusCode::NOT_FOUND,
         }
     }
 
@@ -63,6 +65,7 @@ impl Refusal {
             Self::ServerBusy => "server_busy",
             Self::Draining => "draining",
             Self::NotFound => "not_found",
+            Self::SessionNotFound => "session_not_found",
         }
     }
 
@@ -84,6 +87,7 @@ impl Refusal {
             Self::ServerBusy => format!("the server is at capacity; retry in {RETRY_AFTER_SECS} s"),
             Self::Draining => "the server is shutting down; retry against its replacement".into(),
             Self::NotFound => "no such endpoint: MCP is served at /mcp, health at /healthz".into(),
+            Self::SessionNotFound => "no such session for this token; initialize a new one".into(),
         }
     }
 
