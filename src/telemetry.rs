@@ -49,7 +49,7 @@ pub struct CallRecord {
 /// A short, stable digest of the arguments (the log keeps no argument text).
 pub fn digest(arguments: Option<&serde_json::Map<String, serde_json::Value>>) -> String {
     let text = arguments.map(|a| serde_json::to_string(a).unwrap_or_default()).unwrap_or_default();
-    Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
+    crate::text::hex(&Sha256::digest(text.as_bytes())[..8])
 }
 
 pub struct Telemetry {
@@ -112,13 +112,15 @@ fn open(path: &Path) -> Result<Connection> {
     conn.busy_timeout(std::time::Duration::from_secs(2))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.execute(SCHEMA, [])?;
-    // Logs written before HTTP serving have no `client` column.
-    let has_client: bool =
-        conn.query_row("SELECT COUNT(*) FROM pragma_table_info('query_log') WHERE name = 'client'", [], |r| r.get(0))?;
-    if !has_client {
+    if !has_client_column(&conn)? {
         conn.execute("ALTER TABLE query_log ADD COLUMN client TEXT", [])?;
     }
     Ok(conn)
+}
+
+/// Logs written before HTTP serving have no `client` column.
+fn has_client_column(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row("SELECT COUNT(*) FROM pragma_table_info('query_log') WHERE name = 'client'", [], |r| r.get(0))
 }
 
 fn insert(conn: &Connection, r: &CallRecord) -> rusqlite::Result<()> {
@@ -215,10 +217,8 @@ pub fn stats(path: &Path, by: StatsBy) -> Result<Vec<GroupStats>> {
         )));
     }
     let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    // A log from before HTTP serving has no client column: every call was a stdio one.
-    let has_client: bool =
-        conn.query_row("SELECT COUNT(*) FROM pragma_table_info('query_log') WHERE name = 'client'", [], |r| r.get(0))?;
-    let key = if has_client || by == StatsBy::Tool { by.column() } else { "'-'" };
+    // A log from before HTTP serving (opened read-only, so not migrated): every call was a stdio one.
+    let key = if by == StatsBy::Tool || has_client_column(&conn)? { by.column() } else { "'-'" };
     let mut stmt = conn.prepare(&format!(
         "SELECT {key} AS k, duration_us, success, alias IS NOT NULL FROM query_log ORDER BY k, duration_us"
     ))?;

@@ -39,6 +39,11 @@ impl LineIndex {
 
 /// Lower-cased words by UAX #29, with typographic apostrophes made plain so that
 /// `um’s` and `um's` match.
+/// Bytes as lower-case hex (digests, tokens).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 pub fn normalized_words(text: &str) -> Vec<String> {
     text.unicode_words().map(normalized_word).collect()
 }

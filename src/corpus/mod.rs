@@ -232,18 +232,14 @@ pub(crate) fn decode_utf8(bytes: Vec<u8>, relative: &str) -> Result<String> {
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
+    crate::text::hex(&Sha256::digest(bytes))
 }
 
 /// A file's sha256, read in a stream (the file is never held in memory) with its length.
 fn sha256_of_file(path: &Path, relative: &str) -> Result<(String, u64)> {
     let mut hasher = Sha256::new();
     let bytes = std::io::copy(&mut std::fs::File::open(path).at(relative)?, &mut hasher).at(relative)?;
-    Ok((hex(&hasher.finalize()), bytes))
-}
-
-fn hex(digest: &[u8]) -> String {
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    Ok((crate::text::hex(&hasher.finalize()), bytes))
 }
 
 #[cfg(test)]

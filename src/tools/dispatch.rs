@@ -114,7 +114,7 @@ fn unknown_tool(name: &str) -> ToolError {
 fn cursor_digest(generation: &str, spec: &ToolSpec, args: &Args, offset: usize) -> String {
     let arguments = serde_json::to_string(&args.understood()).unwrap_or_default();
     let digest = Sha256::digest(format!("{generation}\n{}\n{arguments}\n{offset}", spec.name).as_bytes());
-    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+    crate::text::hex(&digest[..12])
 }
 
 fn make_cursor(generation: &str, spec: &ToolSpec, args: &Args, offset: usize) -> String {

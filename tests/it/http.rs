@@ -116,6 +116,15 @@ fn every_refusal_has_its_status_headers_and_body() {
     padded.resize(1024 * 1024, b' ');
     assert_eq!(session.post(&padded).status, 200);
 
+    // A chunked body whose framing is broken.
+    let mut stream = TcpStream::connect(s.addr).unwrap();
+    let chunked = head(s.addr, "POST", "/mcp", &borrowed(&headers), 0)
+        .replace("Content-Length: 0\r\n", "Transfer-Encoding: chunked\r\n");
+    stream.write_all(chunked.as_bytes()).unwrap();
+    stream.write_all(b"zz\r\n{}\r\n").unwrap();
+    let r = read_reply(&mut stream);
+    refusal(&r, 400, "body_incomplete", "the request body broke off or its chunked encoding is malformed; resend it");
+
     // Not JSON: a JSON-RPC parse error, as over stdio.
     let r = post(s.addr, Some(alice), &[], b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
     assert_eq!(r.status, 400);

@@ -140,8 +140,7 @@ impl Gate {
             Ok(Err(error)) if error.downcast_ref::<http_body_util::LengthLimitError>().is_some() => {
                 Err(Refusal::BodyTooLarge { limit })
             }
-            // The client went away or sent a broken chunked body.
-            Ok(Err(_)) => Err(Refusal::BodyTimeout),
+            Ok(Err(_)) => Err(Refusal::BodyIncomplete),
         }
     }
 

@@ -14,7 +14,7 @@ mod health;
 mod owners;
 mod refusal;
 mod slots;
-pub mod tokens;
+mod tokens;
 
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -27,12 +27,11 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio_util::sync::CancellationToken;
 
-pub use gate::{HEALTH_PATH, MCP_PATH, host_name, normalise_origin};
-pub use refusal::Refusal;
-pub use tokens::{TOKENS_FILE_VARIABLE, TokenError, Tokens, new_token};
+pub use gate::{host_name, normalise_origin};
+pub use tokens::{TOKENS_FILE_VARIABLE, Tokens, new_token};
 
 use super::server::EvidentServer;
-use gate::Gate;
+use gate::{Gate, MCP_PATH};
 
 /// The largest request body accepted (413 beyond): a tool call's arguments
 /// are bounded far below this by the parameter limits.

@@ -25,6 +25,8 @@ pub enum Refusal {
     BodyTooLarge { limit: usize },
     /// The body did not arrive within the deadline.
     BodyTimeout,
+    /// The body broke off or its chunked framing is malformed.
+    BodyIncomplete,
     /// This token already has its share of calls in flight.
     TokenBusy,
     /// Every slot of the server is taken and none freed in time.
@@ -47,6 +49,7 @@ impl Refusal {
             Self::OriginNotAllowed | Self::HostNotAllowed => StatusCode::FORBIDDEN,
             Self::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
+            Self::BodyIncomplete => StatusCode::BAD_REQUEST,
             Self::TokenBusy | Self::ServerBusy => StatusCode::TOO_MANY_REQUESTS,
             Self::Draining => StatusCode::SERVICE_UNAVAILABLE,
             Self::NotFound | Self::SessionNotFound => StatusCode::NOT_FOUND,
@@ -61,6 +64,7 @@ impl Refusal {
             Self::HostNotAllowed => "host_not_allowed",
             Self::BodyTooLarge { .. } => "body_too_large",
             Self::BodyTimeout => "body_timeout",
+            Self::BodyIncomplete => "body_incomplete",
             Self::TokenBusy => "token_busy",
             Self::ServerBusy => "server_busy",
             Self::Draining => "draining",
@@ -81,6 +85,7 @@ impl Refusal {
             }
             Self::BodyTooLarge { limit } => format!("the request body is over {limit} bytes; send a smaller request"),
             Self::BodyTimeout => "the request body did not arrive in time; resend it".into(),
+            Self::BodyIncomplete => "the request body broke off or its chunked encoding is malformed; resend it".into(),
             Self::TokenBusy => {
                 format!("this token has its share of calls in flight; retry in {RETRY_AFTER_SECS} s")
             }
@@ -115,7 +120,7 @@ impl Refusal {
             _ => {}
         }
         // After a body that was not read to its end the connection cannot carry another request.
-        if matches!(self, Self::BodyTooLarge { .. } | Self::BodyTimeout | Self::Draining) {
+        if matches!(self, Self::BodyTooLarge { .. } | Self::BodyTimeout | Self::BodyIncomplete | Self::Draining) {
             headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response

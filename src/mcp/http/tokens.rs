@@ -6,7 +6,6 @@
 //! says which tokens exist. The file is re-read when it changes (a stat per
 //! request), so a token added or removed takes effect without a restart.
 
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use subtle::ConstantTimeEq;
@@ -28,6 +27,8 @@ pub enum TokenError {
     Malformed { path: String, line: usize },
     #[error("tokens file {path}, line {line}: label `{label}` is already used on line {first}")]
     DuplicateLabel { path: String, line: usize, label: String, first: usize },
+    #[error("tokens file {path} already has a token labelled `{label}`; pick another label, or remove its line first")]
+    LabelTaken { path: String, label: String },
     #[error("the label must be 1-64 characters of letters, digits, `.`, `_`, `-` or `@`; got `{0}`")]
     BadLabel(String),
     #[error("cannot write the tokens file {path}: {reason}")]
@@ -36,10 +37,10 @@ pub enum TokenError {
     Random(String),
 }
 
-/// One line of the file: the token's hash and who holds it.
+/// One line of the file: the token's sha256 (64 lower-case hex digits) and who holds it.
 #[derive(Debug, Clone, PartialEq)]
 struct Entry {
-    hash: [u8; 32],
+    hash: String,
     label: String,
 }
 
@@ -61,23 +62,13 @@ fn identity(path: &Path) -> Option<(std::time::SystemTime, u64)> {
     Some((meta.modified().ok()?, meta.len()))
 }
 
-pub fn hash_token(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
+fn hash_token(token: &str) -> String {
+    crate::corpus::sha256_hex(token.as_bytes())
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn parse_hex(text: &str) -> Option<[u8; 32]> {
-    if text.len() != 64 || !text.is_ascii() {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-    }
-    Some(out)
+/// A sha256 as the file writes it, lower-cased (a hand-edited line may use capitals).
+fn parse_hash(text: &str) -> Option<String> {
+    (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())).then(|| text.to_ascii_lowercase())
 }
 
 pub fn check_label(label: &str) -> Result<(), TokenError> {
@@ -102,7 +93,7 @@ fn parse(text: &str, path: &Path) -> Result<Vec<Entry>, TokenError> {
         let (Some(hash), Some(label), None) = (fields.next(), fields.next(), fields.next()) else {
             return Err(TokenError::Malformed { path: shown, line: line_no });
         };
-        let hash = parse_hex(hash).ok_or_else(|| TokenError::Malformed { path: shown.clone(), line: line_no })?;
+        let hash = parse_hash(hash).ok_or_else(|| TokenError::Malformed { path: shown.clone(), line: line_no })?;
         check_label(label).map_err(|_| TokenError::Malformed { path: shown.clone(), line: line_no })?;
         if let Some((first, _)) = entries.iter().find(|(_, e)| e.label == label) {
             return Err(TokenError::DuplicateLabel {
@@ -168,7 +159,7 @@ impl Tokens {
         let loaded = self.loaded.read().ok()?;
         let mut found: Option<&str> = None;
         for entry in &loaded.entries {
-            if bool::from(entry.hash.ct_eq(&hash)) {
+            if bool::from(entry.hash.as_bytes().ct_eq(hash.as_bytes())) {
                 found = Some(&entry.label);
             }
         }
@@ -180,7 +171,7 @@ impl Tokens {
 pub fn generate() -> Result<String, TokenError> {
     let mut bytes = [0u8; TOKEN_BYTES];
     getrandom::fill(&mut bytes).map_err(|e| TokenError::Random(e.to_string()))?;
-    Ok(format!("{TOKEN_PREFIX}{}", hex(&bytes)))
+    Ok(format!("{TOKEN_PREFIX}{}", crate::text::hex(&bytes)))
 }
 
 /// Makes a token for `label`, appends its hash line to `path` (created with
@@ -192,7 +183,7 @@ pub fn new_token(path: &Path, label: &str) -> Result<String, TokenError> {
     let shown = path.display().to_string();
     let existing = if path.exists() { read(path)? } else { Vec::new() };
     if existing.iter().any(|e| e.label == label) {
-        return Err(TokenError::DuplicateLabel { path: shown, line: 0, label: label.to_owned(), first: 0 });
+        return Err(TokenError::LabelTaken { path: shown, label: label.to_owned() });
     }
     let token = generate()?;
     let write_error = |e: std::io::Error| TokenError::Write { path: shown.clone(), reason: e.to_string() };
@@ -204,7 +195,7 @@ pub fn new_token(path: &Path, label: &str) -> Result<String, TokenError> {
         options.mode(0o600);
     }
     let mut file = options.open(path).map_err(write_error)?;
-    writeln!(file, "{} {label}", hex(&hash_token(&token))).map_err(write_error)?;
+    writeln!(file, "{} {label}", hash_token(&token)).map_err(write_error)?;
     file.sync_all().map_err(write_error)?;
     Ok(token)
 }
@@ -229,7 +220,7 @@ mod tests {
         // The file holds hashes, never the token.
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains(&alice[4..]));
-        assert!(text.contains(&hex(&hash_token(&alice))));
+        assert!(text.contains(&hash_token(&alice)));
     }
 
     #[test]
@@ -256,7 +247,7 @@ mod tests {
     #[test]
     fn malformed_files_and_labels_are_refused_with_the_line() {
         let path = Path::new("t");
-        let good = hex(&[7u8; 32]);
+        let good = "7".repeat(64);
         assert!(matches!(parse("nohash label", path), Err(TokenError::Malformed { line: 1, .. })));
         assert!(matches!(parse(&format!("# c\n\n{good}"), path), Err(TokenError::Malformed { line: 3, .. })));
         assert!(matches!(parse(&format!("{good} a b"), path), Err(TokenError::Malformed { line: 1, .. })));
@@ -271,6 +262,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("tokens");
         new_token(&file, "dup").unwrap();
-        assert!(matches!(new_token(&file, "dup"), Err(TokenError::DuplicateLabel { .. })));
+        assert_eq!(
+            new_token(&file, "dup").unwrap_err().to_string(),
+            format!(
+                "tokens file {} already has a token labelled `dup`; pick another label, or remove its line first",
+                file.display()
+            )
+        );
+        // A hand-edited line in capitals is the same hash.
+        assert_eq!(parse(&format!("{} up", "AB".repeat(32)), path).unwrap()[0].hash, "ab".repeat(32));
     }
 }
