@@ -18,10 +18,10 @@ use crate::text::normalized_words;
 
 /// The entity kind whose shared names make namesakes. Concepts are left out:
 /// "selection" inside "natural selection" is a narrower concept, not another one.
-pub const PERSON_KIND: &str = "person";
+pub(crate) const PERSON_KIND: &str = "person";
 
 #[derive(Debug, Default, Clone)]
-pub struct Authorship {
+pub(crate) struct Authorship {
     /// Document id → the person entities its author field names.
     authors_of: HashMap<String, Vec<String>>,
     /// Every entity some document's author field names.
@@ -36,7 +36,7 @@ pub struct Authorship {
 impl Authorship {
     /// `document_authors`: (document id, author as written). An author field
     /// may name several people ("Charles Darwin / Heinrich Georg Bronn").
-    pub fn new(entities: &[Entity], linker: &Linker, document_authors: &[(String, String)]) -> Self {
+    pub(crate) fn new(entities: &[Entity], linker: &Linker, document_authors: &[(String, String)]) -> Self {
         let people: BTreeSet<&str> = entities.iter().filter(|e| e.kind == PERSON_KIND).map(|e| e.id.as_str()).collect();
         let mut authors_of = HashMap::new();
         let mut author_entities = BTreeSet::new();
@@ -62,22 +62,22 @@ impl Authorship {
     }
 
     /// The person entities that wrote `document`.
-    pub fn authors_of(&self, document: &str) -> &[String] {
+    pub(crate) fn authors_of(&self, document: &str) -> &[String] {
         self.authors_of.get(document).map_or(&[], Vec::as_slice)
     }
 
     /// Whether `entity` wrote some document of the corpus.
-    pub fn is_author(&self, entity: &str) -> bool {
+    pub(crate) fn is_author(&self, entity: &str) -> bool {
         self.author_entities.contains(entity)
     }
 
     /// The words of the authors' names.
-    pub fn author_words(&self) -> &BTreeSet<String> {
+    pub(crate) fn author_words(&self) -> &BTreeSet<String> {
         &self.author_words
     }
 
     /// The other persons whose names contain one of `person`'s names.
-    pub fn namesakes_of(&self, person: &str) -> &[String] {
+    pub(crate) fn namesakes_of(&self, person: &str) -> &[String] {
         self.namesakes.get(person).map_or(&[], Vec::as_slice)
     }
 }
@@ -117,7 +117,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::corpus::Alias;
 
-    pub fn entity(id: &str, kind: &str, aliases: &[&str]) -> Entity {
+    pub(crate) fn entity(id: &str, kind: &str, aliases: &[&str]) -> Entity {
         Entity {
             id: id.into(),
             name: aliases[0].into(),
@@ -137,7 +137,7 @@ pub(crate) mod tests {
         }
     }
 
-    pub fn corpus() -> Vec<Entity> {
+    pub(crate) fn corpus() -> Vec<Entity> {
         vec![
             entity("person.charles", PERSON_KIND, &["Charles Darwin", "Darwin", "Mr. Darwin"]),
             entity("person.erasmus", PERSON_KIND, &["Erasmus Darwin", "Dr. Darwin"]),

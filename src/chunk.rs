@@ -8,19 +8,19 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::corpus::Chunking;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chunk {
+pub(crate) struct Chunk {
     /// 1-based position in the document.
-    pub ordinal: u32,
+    pub(crate) ordinal: u32,
     /// The span's text with runs of whitespace folded to one space.
-    pub text: String,
+    pub(crate) text: String,
     /// Byte range in the chunked text (the caller adds the document's offset).
-    pub start: usize,
-    pub end: usize,
-    pub words: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) words: usize,
 }
 
 /// Splits `text` into passages.
-pub fn chunk(text: &str, settings: Chunking) -> Vec<Chunk> {
+pub(crate) fn chunk(text: &str, settings: Chunking) -> Vec<Chunk> {
     let flat = unwrap_lines(text);
     let mut pieces = Vec::new();
     for (offset, sentence) in flat.split_sentence_bound_indices() {
@@ -151,7 +151,7 @@ fn trimmed(sentence: &str, offset: usize) -> Option<(usize, usize)> {
     (!body.is_empty()).then(|| (offset + lead, offset + lead + body.len()))
 }
 
-pub fn fold_whitespace(text: &str) -> String {
+pub(crate) fn fold_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

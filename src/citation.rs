@@ -6,7 +6,7 @@ use crate::passage::PageSpan;
 
 /// The citation of `pages` of a work by `authors` (as written: "Ada Fenwick"
 /// or "Fenwick, A."), falling back to the title when no author is known.
-pub fn cite(authors: &[String], year: Option<i32>, title: Option<&str>, pages: &PageSpan) -> String {
+pub(crate) fn cite(authors: &[String], year: Option<i32>, title: Option<&str>, pages: &PageSpan) -> String {
     let surnames: Vec<&str> = authors.iter().filter_map(|a| surname(a)).collect();
     let who = match surnames.as_slice() {
         [] => title.map(short_title).unwrap_or_else(|| "Anonymous".to_owned()),
@@ -19,7 +19,7 @@ pub fn cite(authors: &[String], year: Option<i32>, title: Option<&str>, pages: &
 }
 
 /// "p. 7", "pp. 7–8", with the printed labels where both ends have one.
-pub fn page_reference(pages: &PageSpan) -> String {
+pub(crate) fn page_reference(pages: &PageSpan) -> String {
     let (start, end) = match (&pages.label_start, &pages.label_end) {
         (Some(start), Some(end)) => (start.clone(), end.clone()),
         _ => (pages.start.to_string(), pages.end.to_string()),

@@ -6,16 +6,16 @@ use std::path::PathBuf;
 /// A location in a corpus file, rendered as `path:line` (line omitted when unknown).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileLocation {
-    pub path: PathBuf,
-    pub line: Option<usize>,
+    pub(crate) path: PathBuf,
+    pub(crate) line: Option<usize>,
 }
 
 impl FileLocation {
-    pub fn file(path: impl Into<PathBuf>) -> Self {
+    pub(crate) fn file(path: impl Into<PathBuf>) -> Self {
         Self { path: path.into(), line: None }
     }
 
-    pub fn line(path: impl Into<PathBuf>, line: usize) -> Self {
+    pub(crate) fn line(path: impl Into<PathBuf>, line: usize) -> Self {
         Self { path: path.into(), line: Some(line) }
     }
 }
@@ -138,7 +138,7 @@ impl Error {
     /// foreign or damaged, including a metadata store or lexical index damaged
     /// under a running server. Decided here, beside the engines' error types,
     /// so the tool surface never matches an engine's errors itself.
-    pub fn is_index_unreadable(&self) -> bool {
+    pub(crate) fn is_index_unreadable(&self) -> bool {
         match self {
             Error::IndexMissing(_)
             | Error::NotAnIndex { .. }
@@ -163,7 +163,7 @@ impl Error {
 }
 
 /// Attaches a path to an `io::Error`, so messages always name the file.
-pub trait IoContext<T> {
+pub(crate) trait IoContext<T> {
     fn at(self, path: impl Into<PathBuf>) -> Result<T>;
 }
 

@@ -8,12 +8,12 @@
 
 const VARIABLE: &str = "EVIDENT_FAILPOINT";
 
-pub fn pause(name: &str) {
+pub(crate) fn pause(name: &str) {
     pause_for(name, std::time::Duration::from_secs(60));
 }
 
 /// `pause` for a given time.
-pub fn pause_for(name: &str, hold: std::time::Duration) {
+pub(crate) fn pause_for(name: &str, hold: std::time::Duration) {
     if std::env::var(VARIABLE).is_ok_and(|v| v == name) {
         tracing::warn!(failpoint = name, "pausing at failpoint");
         eprintln!("failpoint {name}: paused");
@@ -22,7 +22,7 @@ pub fn pause_for(name: &str, hold: std::time::Duration) {
 }
 
 /// Panics when the failpoint names `panic:<tool>`; sleeps when it names `slow:<tool>`.
-pub fn in_tool(tool: &str) {
+pub(crate) fn in_tool(tool: &str) {
     let Ok(value) = std::env::var(VARIABLE) else { return };
     if value.strip_prefix("panic:") == Some(tool) {
         panic!("failpoint panic:{tool}");
@@ -33,7 +33,7 @@ pub fn in_tool(tool: &str) {
 }
 
 /// The PDF extractor's child process: hang, or allocate until its memory bound stops it.
-pub fn in_pdf_extract() {
+pub(crate) fn in_pdf_extract() {
     match std::env::var(VARIABLE).as_deref() {
         Ok("pdf-hang") => std::thread::sleep(std::time::Duration::from_secs(3600)),
         Ok("pdf-balloon") => {

@@ -49,33 +49,33 @@ const VOID: &[&str] =
 
 /// A run of the text and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Piece {
-    pub text_start: usize,
-    pub text_end: usize,
-    pub source_start: usize,
-    pub source_end: usize,
+pub(crate) struct Piece {
+    pub(crate) text_start: usize,
+    pub(crate) text_end: usize,
+    pub(crate) source_start: usize,
+    pub(crate) source_end: usize,
     /// The run reads byte for byte as the source (no character reference in it).
-    pub verbatim: bool,
+    pub(crate) verbatim: bool,
 }
 
 /// A section: its heading's text and where the heading starts in the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
-    pub title: String,
-    pub offset: usize,
+pub(crate) struct Section {
+    pub(crate) title: String,
+    pub(crate) offset: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct HtmlText {
-    pub title: Option<String>,
-    pub text: String,
-    pub map: SourceMap,
-    pub sections: Vec<Section>,
+pub(crate) struct HtmlText {
+    pub(crate) title: Option<String>,
+    pub(crate) text: String,
+    pub(crate) map: SourceMap,
+    pub(crate) sections: Vec<Section>,
 }
 
 /// From byte offsets of the document text to byte offsets (and lines) of the source file.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SourceMap {
+pub(crate) struct SourceMap {
     pieces: Vec<Piece>,
     /// Byte offsets just after each line break of the source.
     line_starts: Vec<usize>,
@@ -83,13 +83,13 @@ pub struct SourceMap {
 
 impl SourceMap {
     /// 1-based line of the source at byte `offset`.
-    pub fn line_of(&self, offset: usize) -> usize {
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
         self.line_starts.partition_point(|&start| start <= offset) + 1
     }
 
     /// The source byte where text offset `at` starts (a run with character
     /// references maps to its own start, so a span never cuts its text).
-    pub fn source_start(&self, at: usize) -> usize {
+    pub(crate) fn source_start(&self, at: usize) -> usize {
         match self.piece_at(at) {
             Some(p) if p.verbatim => p.source_start + (at - p.text_start).min(p.source_end - p.source_start),
             Some(p) => p.source_start,
@@ -98,7 +98,7 @@ impl SourceMap {
     }
 
     /// The source byte where text ending at `at` ends.
-    pub fn source_end(&self, at: usize) -> usize {
+    pub(crate) fn source_end(&self, at: usize) -> usize {
         match self.piece_at(at.saturating_sub(1)) {
             Some(p) if p.verbatim => p.source_start + (at - p.text_start).min(p.source_end - p.source_start),
             Some(p) => p.source_end,
@@ -144,7 +144,7 @@ fn events(source: &str) -> Vec<Event> {
 }
 
 /// Reads an HTML document.
-pub fn read(source: &str) -> HtmlText {
+pub(crate) fn read(source: &str) -> HtmlText {
     let events = events(source);
     // Where the page marks its main content, only that is the document.
     let scope = ["main", "article"]

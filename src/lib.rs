@@ -4,33 +4,33 @@
 //!
 //! See ARCHITECTURE.md for the code map and the invariants.
 
-pub mod authorship;
-pub mod chunk;
-pub mod citation;
+mod authorship;
+mod chunk;
+mod citation;
 pub mod cli;
 pub mod contract;
 pub mod corpus;
-pub mod error;
-pub mod eval;
-pub(crate) mod failpoint;
+mod error;
+mod eval;
+mod failpoint;
 pub mod fusion;
-pub mod html;
+mod html;
 pub mod index;
 pub mod lane;
-pub mod lexical;
-pub mod linker;
-pub mod mcp;
+mod lexical;
+mod linker;
+mod mcp;
 pub mod passage;
 pub mod pdf;
-pub mod query_words;
-pub mod rerank;
-pub mod routing;
-pub mod search;
+mod query_words;
+mod rerank;
+mod routing;
+mod search;
 pub mod stage;
-pub mod store;
+mod store;
 pub mod surface;
-pub mod telemetry;
-pub mod text;
+mod telemetry;
+mod text;
 pub mod tools;
 pub mod vector;
 

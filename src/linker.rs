@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::corpus::Entity;
 use crate::text::possessive_base;
-pub use crate::text::{Mention, normalized_words};
+pub(crate) use crate::text::{Mention, normalized_words};
 
 struct Pattern {
     tokens: Vec<String>,
@@ -15,13 +15,13 @@ struct Pattern {
     entities: Vec<String>,
 }
 
-pub struct Linker {
+pub(crate) struct Linker {
     /// language → first token → patterns, longest first.
     by_language: HashMap<String, HashMap<String, Vec<Pattern>>>,
 }
 
 impl Linker {
-    pub fn new(entities: &[Entity]) -> Self {
+    pub(crate) fn new(entities: &[Entity]) -> Self {
         // (language, normalised tokens) → (alias text, owning entities)
         let mut grouped: BTreeMap<(String, Vec<String>), (String, Vec<String>)> = BTreeMap::new();
         for entity in entities {
@@ -56,14 +56,14 @@ impl Linker {
     }
 
     /// Mentions in `text` of `language`, sorted by entity id.
-    pub fn link(&self, text: &str, language: &str) -> Vec<Mention> {
+    pub(crate) fn link(&self, text: &str, language: &str) -> Vec<Mention> {
         let tables: Vec<&HashMap<String, Vec<Pattern>>> =
             [language, "*"].iter().filter_map(|l| self.by_language.get(*l)).collect();
         Self::link_with(&tables, text)
     }
 
     /// Mentions in `text` whatever its language (for queries, whose language is unknown).
-    pub fn link_any_language(&self, text: &str) -> Vec<Mention> {
+    pub(crate) fn link_any_language(&self, text: &str) -> Vec<Mention> {
         let tables: Vec<&HashMap<String, Vec<Pattern>>> = self.by_language.values().collect();
         Self::link_with(&tables, text)
     }

@@ -12,38 +12,38 @@ use crate::text::Mention;
 pub struct PassageNo(pub u32);
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Passage {
+pub(crate) struct Passage {
     /// `p.<document-id>.<NNNN>`, stable for the same input.
-    pub id: String,
+    pub(crate) id: String,
     /// Set by `number_passages` once every passage of the generation is known.
-    pub no: PassageNo,
-    pub document_id: String,
-    pub ordinal: u32,
-    pub text: String,
+    pub(crate) no: PassageNo,
+    pub(crate) document_id: String,
+    pub(crate) ordinal: u32,
+    pub(crate) text: String,
     /// Byte range in the source (see the document's span basis).
-    pub byte_start: u64,
-    pub byte_end: u64,
+    pub(crate) byte_start: u64,
+    pub(crate) byte_end: u64,
     /// 1-based, inclusive line range in the source file.
-    pub line_start: u32,
-    pub line_end: u32,
-    pub language: String,
-    pub words: u32,
-    pub mentions: Vec<Mention>,
+    pub(crate) line_start: u32,
+    pub(crate) line_end: u32,
+    pub(crate) language: String,
+    pub(crate) words: u32,
+    pub(crate) mentions: Vec<Mention>,
     /// The pages the passage spans, for documents read from a PDF.
-    pub pages: Option<PageSpan>,
+    pub(crate) pages: Option<PageSpan>,
 }
 
 /// Physical pages (1-based) and, where the PDF defines them, printed labels.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct PageSpan {
-    pub start: u32,
-    pub end: u32,
-    pub label_start: Option<String>,
-    pub label_end: Option<String>,
+pub(crate) struct PageSpan {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) label_start: Option<String>,
+    pub(crate) label_end: Option<String>,
 }
 
 /// Numbers every passage of a generation in sorted id order (see `PassageNo`).
-pub fn number_passages(passages: &mut [Vec<Passage>]) {
+pub(crate) fn number_passages(passages: &mut [Vec<Passage>]) {
     let mut order: Vec<(&str, usize, usize)> = passages
         .iter()
         .enumerate()
@@ -56,12 +56,12 @@ pub fn number_passages(passages: &mut [Vec<Passage>]) {
     }
 }
 
-pub fn passage_id(document_id: &str, ordinal: u32) -> String {
+pub(crate) fn passage_id(document_id: &str, ordinal: u32) -> String {
     format!("p.{document_id}.{ordinal:04}")
 }
 
 /// The document id inside a passage id (`p.<document-id>.<NNNN>`).
-pub fn document_of(passage_id: &str) -> Option<&str> {
+pub(crate) fn document_of(passage_id: &str) -> Option<&str> {
     let inner = passage_id.strip_prefix("p.")?;
     let (document, ordinal) = inner.rsplit_once('.')?;
     (ordinal.len() >= 4 && ordinal.bytes().all(|b| b.is_ascii_digit())).then_some(document)

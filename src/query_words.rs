@@ -57,7 +57,7 @@ const FRAMING_WORDS: &[&str] = &[
 /// possessive as its base ("Einstein's" asks about Einstein: the analyzers
 /// would split off an `s` every passage holds), function words left out.
 /// Quotes are ignored: a quoted phrase's words are content words too.
-pub fn content_words(query: &str) -> Vec<String> {
+pub(crate) fn content_words(query: &str) -> Vec<String> {
     let mut seen = BTreeSet::new();
     normalized_words(query)
         .into_iter()
@@ -67,7 +67,7 @@ pub fn content_words(query: &str) -> Vec<String> {
 }
 
 /// Whether a content word frames the question rather than naming its subject.
-pub fn is_framing(word: &str) -> bool {
+pub(crate) fn is_framing(word: &str) -> bool {
     FRAMING_WORDS.contains(&word)
 }
 

@@ -14,24 +14,24 @@ use fastembed::{RerankInitOptionsUserDefined, TextRerank, UserDefinedRerankingMo
 
 use crate::vector::{ModelInfo, ModelKind, Unavailable};
 
-pub use crate::routing::Rerank;
+pub(crate) use crate::routing::Rerank;
 
 /// The installed name of the cross-encoder (`scripts/fetch_model.py --model …`).
-pub const CROSS_ENCODER_MODEL: &str = "ms-marco-MiniLM-L-12-v2";
+pub(crate) const CROSS_ENCODER_MODEL: &str = "ms-marco-MiniLM-L-12-v2";
 
 /// How many fused passages a reranker reads by default.
-pub const DEFAULT_RERANK_DEPTH: usize = 50;
+pub(crate) const DEFAULT_RERANK_DEPTH: usize = 50;
 
 /// The most a request may ask a reranker to read (each pair is a model call).
-pub const MAX_RERANK_DEPTH: usize = 100;
+pub(crate) const MAX_RERANK_DEPTH: usize = 100;
 
-pub struct CrossEncoder {
+pub(crate) struct CrossEncoder {
     model: Mutex<TextRerank>,
 }
 
 impl CrossEncoder {
     /// Loads `CROSS_ENCODER_MODEL` from `models_dir`, or says why it cannot.
-    pub fn load(models_dir: &Path) -> Result<Self, Unavailable> {
+    pub(crate) fn load(models_dir: &Path) -> Result<Self, Unavailable> {
         let info = ModelInfo::read(models_dir, CROSS_ENCODER_MODEL)?;
         if info.kind != ModelKind::CrossEncoder {
             return Err(Unavailable(format!("model {} is not a cross-encoder", info.name)));
@@ -46,7 +46,7 @@ impl CrossEncoder {
     }
 
     /// One relevance score per text, in the texts' order (higher is more relevant).
-    pub fn scores(&self, query: &str, texts: &[String]) -> Result<Vec<f32>, Unavailable> {
+    pub(crate) fn scores(&self, query: &str, texts: &[String]) -> Result<Vec<f32>, Unavailable> {
         let mut model = self.model.lock().map_err(|_| Unavailable("reranking model is poisoned".into()))?;
         let mut scores = Vec::with_capacity(texts.len());
         for text in texts {
@@ -61,7 +61,7 @@ impl CrossEncoder {
 
 /// The order a reranker's scores give to items in fused order: by score,
 /// highest first, ties kept in fused order (so the result is deterministic).
-pub fn order_by_scores(scores: &[f32]) -> Vec<usize> {
+pub(crate) fn order_by_scores(scores: &[f32]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..scores.len()).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     order

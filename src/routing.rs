@@ -8,7 +8,7 @@ use crate::lane::Lane;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum RetrievalMode {
+pub(crate) enum RetrievalMode {
     /// Lanes chosen by the rule table from the query itself.
     #[default]
     Auto,
@@ -21,7 +21,7 @@ pub enum RetrievalMode {
 }
 
 impl RetrievalMode {
-    pub const ALL: [RetrievalMode; 5] = [
+    pub(crate) const ALL: [RetrievalMode; 5] = [
         RetrievalMode::Auto,
         RetrievalMode::Lexical,
         RetrievalMode::Vector,
@@ -29,9 +29,9 @@ impl RetrievalMode {
         RetrievalMode::Exact,
     ];
     /// The names, in `ALL` order: the `retrieval_mode` schema's choices and the CLI's values.
-    pub const NAMES: [&'static str; 5] = crate::text::names_of!(Self::ALL, 5);
+    pub(crate) const NAMES: [&'static str; 5] = crate::text::names_of!(Self::ALL, 5);
 
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             RetrievalMode::Auto => "auto",
             RetrievalMode::Lexical => "lexical",
@@ -60,7 +60,7 @@ impl std::fmt::Display for RetrievalMode {
 /// model behind it lives in `rerank`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Rerank {
+pub(crate) enum Rerank {
     /// The fused order stands.
     #[default]
     None,
@@ -69,11 +69,11 @@ pub enum Rerank {
 }
 
 impl Rerank {
-    pub const ALL: [Rerank; 2] = [Rerank::None, Rerank::CrossEncoder];
+    pub(crate) const ALL: [Rerank; 2] = [Rerank::None, Rerank::CrossEncoder];
     /// The names, in `ALL` order: the `rerank` parameter's choices and the CLI's values.
-    pub const NAMES: [&'static str; 2] = crate::text::names_of!(Self::ALL, 2);
+    pub(crate) const NAMES: [&'static str; 2] = crate::text::names_of!(Self::ALL, 2);
 
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Rerank::None => "none",
             Rerank::CrossEncoder => "cross_encoder",
@@ -92,7 +92,7 @@ impl std::str::FromStr for Rerank {
 /// When a rule applies (checked in table order; the first match wins).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Condition {
+pub(crate) enum Condition {
     /// The query contains a quoted phrase.
     QuotedPhrase,
     /// The query names a concept that resolves to exactly one entity.
@@ -101,24 +101,24 @@ pub enum Condition {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct RoutingRule {
-    pub id: &'static str,
-    pub mode: RetrievalMode,
-    pub when: Condition,
+pub(crate) struct RoutingRule {
+    pub(crate) id: &'static str,
+    pub(crate) mode: RetrievalMode,
+    pub(crate) when: Condition,
     /// Lanes and their RRF weights.
-    pub lanes: &'static [(Lane, f64)],
+    pub(crate) lanes: &'static [(Lane, f64)],
     /// Lanes run in the vector lane's place when it is off (no model, no
     /// vectors, a damaged store). The feedback lane bridges vocabulary as the
     /// vector lane does, and helps without it on every collection measured;
     /// beside the default model it lost on SciFact (benches/README.md, "The
     /// feedback lane"), so it is not run there.
-    pub without_vector: &'static [(Lane, f64)],
+    pub(crate) without_vector: &'static [(Lane, f64)],
 }
 
 const FEEDBACK: &[(Lane, f64)] = &[(Lane::Feedback, 1.0)];
 
 /// The whole policy. Order matters within a mode: the first rule whose condition holds fires.
-pub const RULES: &[RoutingRule] = &[
+pub(crate) const RULES: &[RoutingRule] = &[
     RoutingRule {
         id: "auto.quoted_phrase",
         mode: RetrievalMode::Auto,
@@ -172,27 +172,27 @@ pub const RULES: &[RoutingRule] = &[
 
 /// What routing looks at in a query.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct QuerySignals {
-    pub quoted_phrase: bool,
-    pub resolved_concept: bool,
+pub(crate) struct QuerySignals {
+    pub(crate) quoted_phrase: bool,
+    pub(crate) resolved_concept: bool,
     /// The query is quoted phrases and nothing else: the exact and the lexical
     /// lane would run one identical phrase query.
-    pub phrases_only: bool,
+    pub(crate) phrases_only: bool,
 }
 
 /// The lanes to run: the rule that fired and its lanes. A forced `vector`
 /// mode keeps the vector lane even when it is disabled (the caller reports the
 /// error); otherwise a disabled vector lane is dropped and the caller warns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Route {
-    pub rule: &'static str,
-    pub lanes: Vec<(Lane, f64)>,
+pub(crate) struct Route {
+    pub(crate) rule: &'static str,
+    pub(crate) lanes: Vec<(Lane, f64)>,
     /// The vector lane was in the rule but is disabled, so it was left out.
-    pub vector_dropped: bool,
+    pub(crate) vector_dropped: bool,
 }
 
 /// The lanes a rule runs in the vector lane's place (none for an unknown rule).
-pub fn without_vector(rule: &str) -> &'static [(Lane, f64)] {
+pub(crate) fn without_vector(rule: &str) -> &'static [(Lane, f64)] {
     RULES.iter().find(|r| r.id == rule).map_or(&[], |r| r.without_vector)
 }
 
@@ -201,7 +201,7 @@ pub fn without_vector(rule: &str) -> &'static [(Lane, f64)] {
 /// A phrase-only query runs its phrase query once, in the exact lane (the
 /// lexical lane would find the same passages in the same order and count as a
 /// second, independent lane).
-pub fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: impl FnOnce() -> bool) -> Route {
+pub(crate) fn route(mode: RetrievalMode, signals: QuerySignals, vector_enabled: impl FnOnce() -> bool) -> Route {
     let rule = RULES
         .iter()
         .filter(|r| r.mode == mode)

@@ -9,10 +9,10 @@
 //! nanoseconds.
 
 /// The tracing target of stage spans (for filters and the latency bench).
-pub const TARGET: &str = "evident::stage";
+pub(crate) const TARGET: &str = "evident::stage";
 
 /// Enters the span of stage `name` until the returned guard drops.
 #[must_use = "the stage lasts as long as the guard"]
-pub fn enter(name: &'static str) -> tracing::span::EnteredSpan {
+pub(crate) fn enter(name: &'static str) -> tracing::span::EnteredSpan {
     tracing::debug_span!(target: TARGET, "stage", stage = name).entered()
 }

@@ -14,10 +14,10 @@ use crate::error::{Error, IoContext, Result};
 /// Rows waiting for the writer before new ones are dropped.
 const QUEUE: usize = 1024;
 
-pub const STATE_DIR: &str = "state";
-pub const LOG_FILE: &str = "query_log.sqlite";
+pub(crate) const STATE_DIR: &str = "state";
+pub(crate) const LOG_FILE: &str = "query_log.sqlite";
 
-pub fn default_path(index: &Path) -> PathBuf {
+pub(crate) fn default_path(index: &Path) -> PathBuf {
     index.join(STATE_DIR).join(LOG_FILE)
 }
 
@@ -35,31 +35,31 @@ const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS query_log (
 )";
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct CallRecord {
-    pub tool: String,
-    pub alias: Option<String>,
-    pub args_digest: String,
-    pub duration_us: u64,
-    pub evidence_state: Option<String>,
-    pub error_code: Option<String>,
+pub(crate) struct CallRecord {
+    pub(crate) tool: String,
+    pub(crate) alias: Option<String>,
+    pub(crate) args_digest: String,
+    pub(crate) duration_us: u64,
+    pub(crate) evidence_state: Option<String>,
+    pub(crate) error_code: Option<String>,
     /// The bearer token's label of an HTTP call (`None` over stdio or without tokens).
-    pub client: Option<String>,
+    pub(crate) client: Option<String>,
 }
 
 /// A short, stable digest of the arguments (the log keeps no argument text).
-pub fn digest(arguments: Option<&serde_json::Map<String, serde_json::Value>>) -> String {
+pub(crate) fn digest(arguments: Option<&serde_json::Map<String, serde_json::Value>>) -> String {
     let text = arguments.map(|a| serde_json::to_string(a).unwrap_or_default()).unwrap_or_default();
     crate::text::hex(&Sha256::digest(text.as_bytes())[..8])
 }
 
-pub struct Telemetry {
+pub(crate) struct Telemetry {
     sender: Option<SyncSender<CallRecord>>,
     writer: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Telemetry {
     /// Starts the writer. `None` (with a log line) when the log cannot be opened.
-    pub fn start(path: &Path) -> Option<Self> {
+    pub(crate) fn start(path: &Path) -> Option<Self> {
         let conn = match open(path) {
             Ok(conn) => conn,
             Err(error) => {
@@ -85,7 +85,7 @@ impl Telemetry {
     }
 
     /// Queues a row; never blocks.
-    pub fn record(&self, record: CallRecord) {
+    pub(crate) fn record(&self, record: CallRecord) {
         if let Some(sender) = &self.sender
             && let Err(TrySendError::Full(_)) = sender.try_send(record)
         {
@@ -147,7 +147,7 @@ fn insert(conn: &Connection, r: &CallRecord) -> rusqlite::Result<()> {
 
 /// What `evident stats` groups calls by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StatsBy {
+pub(crate) enum StatsBy {
     Tool,
     /// The bearer token's label (`-` for calls over stdio or without tokens).
     Client,
@@ -155,7 +155,7 @@ pub enum StatsBy {
 
 impl StatsBy {
     /// The name of the grouping key in the JSON report and the table.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Tool => "tool",
             Self::Client => "client",
@@ -172,21 +172,21 @@ impl StatsBy {
 
 /// One group's figures in `evident stats`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GroupStats {
+pub(crate) struct GroupStats {
     /// The tool name or the client label.
-    pub key: String,
-    pub calls: u64,
-    pub errors: u64,
-    pub error_rate: f64,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
+    pub(crate) key: String,
+    pub(crate) calls: u64,
+    pub(crate) errors: u64,
+    pub(crate) error_rate: f64,
+    pub(crate) p50_ms: f64,
+    pub(crate) p95_ms: f64,
     /// Calls made through a deprecated alias.
-    pub via_alias: u64,
+    pub(crate) via_alias: u64,
 }
 
 impl GroupStats {
     /// The JSON form, with the key under the grouping's name (`tool` or `client`).
-    pub fn to_json(&self, by: StatsBy) -> serde_json::Value {
+    pub(crate) fn to_json(&self, by: StatsBy) -> serde_json::Value {
         serde_json::json!({
             by.name(): self.key,
             "calls": self.calls,
@@ -209,7 +209,7 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
 }
 
 /// Summarises the log per tool or per client, by name.
-pub fn stats(path: &Path, by: StatsBy) -> Result<Vec<GroupStats>> {
+pub(crate) fn stats(path: &Path, by: StatsBy) -> Result<Vec<GroupStats>> {
     if !path.is_file() {
         return Err(Error::InvalidArgument(format!(
             "no query log at {}; it is written by `evident serve` on the first tool call",

@@ -5,33 +5,33 @@ use unicode_segmentation::UnicodeSegmentation;
 
 /// One entity a passage mentions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mention {
-    pub entity: String,
+pub(crate) struct Mention {
+    pub(crate) entity: String,
     /// The first alias that matched, as written in entities.jsonl.
-    pub alias: String,
-    pub count: u32,
+    pub(crate) alias: String,
+    pub(crate) count: u32,
     /// True when the matched alias belongs to several entities.
-    pub ambiguous: bool,
+    pub(crate) ambiguous: bool,
 }
 
 /// Where each line of a text starts, so that the line of any byte offset is a
 /// binary search: looking up every passage of a document stays linear in its
 /// length (counting newlines from the start each time was quadratic).
 #[derive(Debug, Clone)]
-pub struct LineIndex {
+pub(crate) struct LineIndex {
     /// Byte offsets just after each `\n`.
     starts: Vec<usize>,
     len: usize,
 }
 
 impl LineIndex {
-    pub fn new(text: &str) -> Self {
+    pub(crate) fn new(text: &str) -> Self {
         let starts = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1).collect();
         Self { starts, len: text.len() }
     }
 
     /// 1-based line number of a byte offset (offsets past the end count as the end).
-    pub fn line_of(&self, offset: usize) -> usize {
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
         let offset = offset.min(self.len);
         self.starts.partition_point(|&start| start <= offset) + 1
     }
@@ -40,28 +40,28 @@ impl LineIndex {
 /// Lower-cased words by UAX #29, with typographic apostrophes made plain so that
 /// `um’s` and `um's` match.
 /// Bytes as lower-case hex (digests, tokens).
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-pub fn normalized_words(text: &str) -> Vec<String> {
+pub(crate) fn normalized_words(text: &str) -> Vec<String> {
     text.unicode_words().map(normalized_word).collect()
 }
 
 /// One word as `normalized_words` gives it: lower-cased, typographic apostrophe made plain.
-pub fn normalized_word(word: &str) -> String {
+pub(crate) fn normalized_word(word: &str) -> String {
     word.replace('\u{2019}', "'").to_lowercase()
 }
 
 /// A normalised word's base when it is a possessive ("darwin's" → "darwin"):
 /// a possessive names what its base names. The one place the rule lives; the
 /// linker, coverage, the verdict and close names all ask here.
-pub fn possessive_base(word: &str) -> Option<&str> {
+pub(crate) fn possessive_base(word: &str) -> Option<&str> {
     word.strip_suffix("'s").filter(|base| !base.is_empty())
 }
 
 /// A normalised word without its possessive ending, if it has one.
-pub fn without_possessive(word: &str) -> &str {
+pub(crate) fn without_possessive(word: &str) -> &str {
     possessive_base(word).unwrap_or(word)
 }
 
@@ -82,7 +82,7 @@ macro_rules! names_of {
 pub(crate) use names_of;
 
 /// The value of `all` named `s`, or a message listing the names (`what` names the kind).
-pub fn parse_named<T: Copy>(all: &[T], name: fn(T) -> &'static str, s: &str, what: &str) -> Result<T, String> {
+pub(crate) fn parse_named<T: Copy>(all: &[T], name: fn(T) -> &'static str, s: &str, what: &str) -> Result<T, String> {
     all.iter().copied().find(|v| name(*v) == s).ok_or_else(|| {
         let names: Vec<&str> = all.iter().map(|v| name(*v)).collect();
         format!("unknown {what} `{s}`; one of: {}", names.join(", "))

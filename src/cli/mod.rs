@@ -15,11 +15,11 @@ use crate::search::{SearchRequest, Searcher};
 #[command(name = "evident", version, about = "Structured evidence from a corpus, for research agents")]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Build or inspect the index.
     #[command(subcommand)]
     Index(IndexCommand),
@@ -52,59 +52,59 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     #[command(flatten)]
-    pub location: IndexLocation,
+    pub(crate) location: IndexLocation,
     #[command(flatten)]
-    pub models: ModelsLocation,
+    pub(crate) models: ModelsLocation,
     /// Most bytes of any response; larger evidence lists are paged (calls with default sizes get at most 24,000).
     #[arg(long, env = "EVIDENT_RESPONSE_BUDGET", default_value_t = crate::surface::MAX_RESPONSE_BUDGET,
           value_parser = clap::value_parser!(usize))]
-    pub response_budget: usize,
+    pub(crate) response_budget: usize,
     /// Do not write the query log (index/state/query_log.sqlite).
     #[arg(long)]
-    pub no_telemetry: bool,
+    pub(crate) no_telemetry: bool,
     #[command(flatten)]
-    pub http: HttpArgs,
+    pub(crate) http: HttpArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct HttpArgs {
+pub(crate) struct HttpArgs {
     /// Serve MCP over streamable HTTP at this address (e.g. 127.0.0.1:8731; port 0 picks one)
     /// instead of stdio. The endpoint is /mcp; /healthz answers without a token.
     #[arg(long, value_name = "ADDR")]
-    pub http: Option<std::net::SocketAddr>,
+    pub(crate) http: Option<std::net::SocketAddr>,
     /// Bearer tokens (`<sha256 hex> <label>` per line; `evident token new` writes them).
     /// Required for any address but loopback.
     #[arg(long, value_name = "FILE", env = crate::mcp::http::TOKENS_FILE_VARIABLE)]
-    pub tokens: Option<PathBuf>,
+    pub(crate) tokens: Option<PathBuf>,
     /// An Origin browsers may call from (`https://app.example.org`); repeatable. Without it,
     /// every request that carries an Origin header is refused (403).
     #[arg(long, value_name = "ORIGIN")]
-    pub allow_origin: Vec<String>,
+    pub(crate) allow_origin: Vec<String>,
     /// A host name requests may carry in `Host` besides the bound address (a reverse proxy's
     /// public name); repeatable.
     #[arg(long, value_name = "NAME")]
-    pub allow_host: Vec<String>,
+    pub(crate) allow_host: Vec<String>,
     /// Calls in flight at once per token (beyond: 429 with Retry-After).
     #[arg(long, default_value_t = 8)]
-    pub per_token_concurrency: usize,
+    pub(crate) per_token_concurrency: usize,
     /// Calls in flight at once in all (beyond: queued, then 429 with Retry-After).
     #[arg(long, default_value_t = 64)]
-    pub concurrency: usize,
+    pub(crate) concurrency: usize,
     /// Seconds a request's head may take to arrive; also how long an idle connection stays open.
     #[arg(long, default_value_t = 30.0)]
-    pub header_timeout: f64,
+    pub(crate) header_timeout: f64,
     /// Seconds a request's body may take to arrive after its head.
     #[arg(long, default_value_t = 30.0)]
-    pub body_timeout: f64,
+    pub(crate) body_timeout: f64,
     /// Seconds SIGTERM waits for calls in flight before the server exits.
     #[arg(long, default_value_t = 30.0)]
-    pub drain_timeout: f64,
+    pub(crate) drain_timeout: f64,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum TokenCommand {
+pub(crate) enum TokenCommand {
     /// Make a bearer token for LABEL: prints it once and appends its sha256 to the tokens file.
     New {
         /// Who holds the token (letters, digits, `.`, `_`, `-`, `@`); the query log records it.
@@ -116,7 +116,7 @@ pub enum TokenCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ContractCommand {
+pub(crate) enum ContractCommand {
     /// Regenerate contract/evident_mcp_v<N>.json and contract/TOOLS.md from the code.
     Write(ContractArgs),
     /// Fail with a diff when the contract files differ from what the code generates.
@@ -124,32 +124,32 @@ pub enum ContractCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct ContractArgs {
+pub(crate) struct ContractArgs {
     /// The contract directory.
     #[arg(long, default_value = "contract")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
 #[derive(Debug, Args)]
-pub struct StatsArgs {
+pub(crate) struct StatsArgs {
     #[command(flatten)]
-    pub location: IndexLocation,
+    pub(crate) location: IndexLocation,
     /// Print JSON instead of a table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Group the calls by tool or by client (the bearer token's label; `-` for stdio).
     #[arg(long, value_enum, default_value_t = StatsGroup::Tool)]
-    pub by: StatsGroup,
+    pub(crate) by: StatsGroup,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum StatsGroup {
+pub(crate) enum StatsGroup {
     Tool,
     Client,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EvalMode {
+pub(crate) enum EvalMode {
     Lexical,
     Vector,
     Hybrid,
@@ -157,72 +157,72 @@ pub enum EvalMode {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FusionChoice {
+pub(crate) enum FusionChoice {
     Rrf,
     Dbsf,
 }
 
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     /// Collection directory: corpus.jsonl, queries.jsonl, qrels/test.tsv
     /// (optional with `--verdicts --index DIR`).
     #[arg(long)]
-    pub collection: Option<PathBuf>,
+    pub(crate) collection: Option<PathBuf>,
     /// Index of the collection, built or reused (default: index-eval/<collection name>).
     #[arg(long)]
-    pub index: Option<PathBuf>,
+    pub(crate) index: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = EvalMode::All)]
-    pub mode: EvalMode,
+    pub(crate) mode: EvalMode,
     /// Fusion of the hybrid mode's lanes.
     #[arg(long, value_enum, default_value_t = FusionChoice::Rrf)]
-    pub fusion: FusionChoice,
+    pub(crate) fusion: FusionChoice,
     /// RRF constant k (ranks are 1-based).
     #[arg(long, default_value_t = crate::fusion::DEFAULT_K)]
-    pub rrf_k: f64,
+    pub(crate) rrf_k: f64,
     /// Candidates per lane before fusion.
     #[arg(long, default_value_t = crate::search::DEFAULT_DEPTH)]
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// Replace a lane's fusion weight, or add a lane the route lacks, e.g. `--weight vector=0.7`, `--weight feedback=1` (repeatable).
     #[arg(long = "weight", value_parser = parse_lane_weight)]
-    pub weights: Vec<(crate::lane::Lane, f64)>,
+    pub(crate) weights: Vec<(crate::lane::Lane, f64)>,
     /// Embedding model for the collection's index, by installed name (default: the BEIR default).
     #[arg(long)]
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// Reorder each mode's fused top documents (`none` or `cross_encoder`).
     #[arg(long, value_parser = str::parse::<crate::rerank::Rerank>, default_value = "none")]
-    pub rerank: crate::rerank::Rerank,
+    pub(crate) rerank: crate::rerank::Rerank,
     /// Documents the reranker reads per query.
     #[arg(long, default_value_t = crate::rerank::DEFAULT_RERANK_DEPTH)]
-    pub rerank_depth: usize,
+    pub(crate) rerank_depth: usize,
     /// Write the figures and the per-query run as JSON.
     #[arg(long)]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// Draw nDCG@10 and latency per mode as SVG.
     #[arg(long)]
-    pub plot: Option<PathBuf>,
+    pub(crate) plot: Option<PathBuf>,
     /// Write one TREC run file per mode into this directory (for trec_eval, ranx, pytrec_eval).
     #[arg(long)]
-    pub trec_dir: Option<PathBuf>,
+    pub(crate) trec_dir: Option<PathBuf>,
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     #[command(flatten)]
-    pub models: ModelsLocation,
+    pub(crate) models: ModelsLocation,
     /// Evaluate verdicts instead of rankings: the collection's queries are answerable.
     #[arg(long)]
-    pub verdicts: bool,
+    pub(crate) verdicts: bool,
     /// With --verdicts: another collection whose queries are off-corpus for this index (repeatable).
     #[arg(long, requires = "verdicts")]
-    pub against: Vec<PathBuf>,
+    pub(crate) against: Vec<PathBuf>,
     /// With --verdicts: a JSONL question set, groups of phrasings that must share one state.
     #[arg(long, requires = "verdicts")]
-    pub paraphrases: Option<PathBuf>,
+    pub(crate) paraphrases: Option<PathBuf>,
     /// With --verdicts: ask only the first N queries of each collection.
     #[arg(long, requires = "verdicts")]
-    pub limit: Option<usize>,
+    pub(crate) limit: Option<usize>,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum IndexCommand {
+pub(crate) enum IndexCommand {
     /// Ingest a corpus directory into a new index generation.
     Build(BuildArgs),
     /// Check every file of the serving generation against the lengths and hashes its build recorded.
@@ -230,81 +230,81 @@ pub enum IndexCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     #[command(flatten)]
-    pub location: IndexLocation,
+    pub(crate) location: IndexLocation,
     /// Print JSON instead of text.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct IndexLocation {
+pub(crate) struct IndexLocation {
     /// Index directory.
     #[arg(long, env = "EVIDENT_INDEX", default_value = "index")]
-    pub index: PathBuf,
+    pub(crate) index: PathBuf,
 }
 
 #[derive(Debug, Args)]
-pub struct BuildArgs {
+pub(crate) struct BuildArgs {
     /// Corpus directory (corpus.toml with documents, or a BEIR collection).
-    pub corpus: PathBuf,
+    pub(crate) corpus: PathBuf,
     #[command(flatten)]
-    pub location: IndexLocation,
+    pub(crate) location: IndexLocation,
     /// No progress output.
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Largest document accepted, in bytes (overrides corpus.toml).
     #[arg(long)]
-    pub max_document_bytes: Option<u64>,
+    pub(crate) max_document_bytes: Option<u64>,
     /// Embedding model, by installed name (overrides corpus.toml; `scripts/fetch_model.py --list`).
     #[arg(long)]
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// Refuse to build when any file cannot be read (default: skip it, report it, exit 3).
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
     #[command(flatten)]
-    pub models: ModelsLocation,
+    pub(crate) models: ModelsLocation,
 }
 
 #[derive(Debug, Args)]
-pub struct ModelsLocation {
+pub(crate) struct ModelsLocation {
     /// Directory with the embedding model and ONNX runtime (filled by scripts/setup).
     #[arg(long, env = "EVIDENT_MODELS_DIR")]
-    pub models_dir: Option<PathBuf>,
+    pub(crate) models_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// The query; text in double quotes must match as a phrase.
     #[arg(allow_hyphen_values = true)]
-    pub query: String,
+    pub(crate) query: String,
     #[command(flatten)]
-    pub location: IndexLocation,
+    pub(crate) location: IndexLocation,
     /// Number of passages to return.
     #[arg(long, short = 'k', default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
-    pub top_k: u16,
+    pub(crate) top_k: u16,
     /// Only passages in this language (BCP-47 code such as `en`, `de`).
     #[arg(long)]
-    pub language: Option<String>,
+    pub(crate) language: Option<String>,
     /// Only passages of this work.
     #[arg(long)]
-    pub work: Option<String>,
+    pub(crate) work: Option<String>,
     /// Which lanes run: `auto` lets the routing table decide; `hybrid` fuses lexical and vector.
     #[arg(long, default_value = "auto", value_parser = clap::builder::TypedValueParser::try_map(clap::builder::PossibleValuesParser::new(RetrievalMode::NAMES),
           |s| s.parse::<RetrievalMode>()))]
-    pub mode: RetrievalMode,
+    pub(crate) mode: RetrievalMode,
     /// Reorder the fused top `--rerank-depth` passages (`none` or `cross_encoder`).
     #[arg(long, value_parser = str::parse::<crate::rerank::Rerank>, default_value = "none")]
-    pub rerank: crate::rerank::Rerank,
+    pub(crate) rerank: crate::rerank::Rerank,
     /// Passages the reranker reads (1 to 100).
     #[arg(long, default_value_t = crate::rerank::DEFAULT_RERANK_DEPTH, value_parser = rerank_depth)]
-    pub rerank_depth: usize,
+    pub(crate) rerank_depth: usize,
     /// Print JSON instead of a table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     #[command(flatten)]
-    pub models: ModelsLocation,
+    pub(crate) models: ModelsLocation,
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -357,7 +357,7 @@ fn run_serve(args: ServeArgs) -> Result<()> {
     crate::mcp::self_test().map_err(Error::ServeRefused)?;
     let index = crate::tools::IndexHandle::open(&args.location.index, args.models.models_dir.as_deref())
         .map_err(|e| Error::ServeRefused(e.to_string()))?;
-    let mut config = crate::mcp::ServeConfig::new(args.location.index.clone(), args.models.models_dir.clone());
+    let mut config = crate::mcp::ServeConfig::new(&args.location.index);
     config.response_budget = args.response_budget.max(1);
     if args.no_telemetry {
         config.telemetry = None;
@@ -616,6 +616,9 @@ fn run_search(args: SearchArgs) -> Result<()> {
     if args.query.trim().is_empty() {
         return Err(Error::InvalidArgument("the query is empty".into()));
     }
+    if args.json {
+        return print_search_envelope(args);
+    }
     let searcher = Searcher::open(&args.location.index, args.models.models_dir.as_deref())?;
     let request = SearchRequest {
         query: args.query,
@@ -635,11 +638,36 @@ fn run_search(args: SearchArgs) -> Result<()> {
     if let Some(reason) = outcome.rerank.as_ref().and_then(|r| r.unavailable.as_ref()) {
         eprintln!("warning: RERANK_UNAVAILABLE: fused order ({reason})");
     }
-    if args.json {
-        let json = serde_json::to_string_pretty(&outcome).map_err(|e| Error::InvalidArgument(e.to_string()))?;
-        println!("{json}");
-    } else {
-        print!("{}", render::hits_table(&outcome.hits, render::use_color()));
+    print!("{}", render::hits_table(&outcome.hits, render::use_color()));
+    Ok(())
+}
+
+/// `search --json`: the envelope `search_passages` returns for the same
+/// arguments, so the CLI and MCP print one JSON shape (the tool's limits apply).
+fn print_search_envelope(args: SearchArgs) -> Result<()> {
+    if args.rerank_depth != crate::rerank::DEFAULT_RERANK_DEPTH {
+        return Err(Error::InvalidArgument(format!(
+            "--rerank-depth applies to the table only: with --json the reranker reads the fused top {}, as \
+             search_passages does; drop --rerank-depth or --json",
+            crate::rerank::DEFAULT_RERANK_DEPTH
+        )));
     }
+    let mut call = serde_json::Map::new();
+    call.insert("query".into(), args.query.into());
+    call.insert("top_k".into(), args.top_k.into());
+    call.insert("retrieval_mode".into(), args.mode.as_str().into());
+    call.insert("rerank".into(), args.rerank.as_str().into());
+    if let Some(language) = args.language {
+        call.insert("language".into(), language.into());
+    }
+    if let Some(work) = args.work {
+        call.insert("work".into(), work.into());
+    }
+    let refused = |e: crate::surface::ToolError| Error::InvalidArgument(format!("{}: {}", e.code.as_str(), e.message));
+    let prepared = crate::tools::prepare("search_passages", Some(&call)).map_err(refused)?;
+    let index = crate::tools::OpenIndex::open(&args.location.index, args.models.models_dir.as_deref())?;
+    let answered = crate::tools::run(&index, prepared, crate::surface::MAX_RESPONSE_BUDGET).map_err(refused)?;
+    let json = serde_json::to_string_pretty(&answered.content).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    println!("{json}");
     Ok(())
 }

@@ -7,11 +7,11 @@ use crate::search::SearchHit;
 
 const SNIPPET_WORDS: usize = 40;
 
-pub fn use_color() -> bool {
+pub(crate) fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
-pub fn build_summary(s: &BuildSummary) -> String {
+pub(crate) fn build_summary(s: &BuildSummary) -> String {
     let vectors = match (&s.vector, &s.vector_skipped) {
         (Some(v), _) if v.embedded > 0 && v.embedding_seconds > 0.0 => format!(
             "{} vectors ({} embedded, {} reused, {:.0} passages/s)",
@@ -42,7 +42,7 @@ pub fn build_summary(s: &BuildSummary) -> String {
     )
 }
 
-pub fn hits_table(hits: &[SearchHit], color: bool) -> String {
+pub(crate) fn hits_table(hits: &[SearchHit], color: bool) -> String {
     if hits.is_empty() {
         return "no passages found\n".into();
     }

@@ -5,15 +5,15 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Impact {
+pub(crate) enum Impact {
     Additive,
     Breaking,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
-    pub impact: Impact,
-    pub what: String,
+    pub(crate) impact: Impact,
+    pub(crate) what: String,
 }
 
 impl std::fmt::Display for Change {
@@ -112,7 +112,7 @@ pub fn is_breaking(changes: &[Change]) -> bool {
 
 /// A minimal unified-style diff: changed lines with their line numbers, at
 /// most `LIMIT` of them.
-pub fn line_diff(old: &str, new: &str) -> String {
+pub(crate) fn line_diff(old: &str, new: &str) -> String {
     const LIMIT: usize = 40;
     let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
     // Skip the common head and tail; show what differs between them.

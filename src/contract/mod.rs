@@ -4,7 +4,7 @@
 //! Generation is deterministic: no clock, no environment, no index.
 
 pub mod diff;
-pub mod render;
+pub(crate) mod render;
 
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -24,13 +24,13 @@ pub const CONTRACT_VERSION: u32 = 1;
 /// The contract this binary was built with; the server's start-up self-test
 /// compares the live registry with it, so a surface change without
 /// `evident contract write` cannot be served.
-pub const EMBEDDED_CONTRACT: &str = include_str!("../../contract/evident_mcp_v1.json");
+pub(crate) const EMBEDDED_CONTRACT: &str = include_str!("../../contract/evident_mcp_v1.json");
 
 pub fn json_file_name(version: u32) -> String {
     format!("evident_mcp_v{version}.json")
 }
 
-pub const TOOLS_MD: &str = "TOOLS.md";
+pub(crate) const TOOLS_MD: &str = "TOOLS.md";
 
 /// Most bytes of the whole `tools/list` result (every listed tool with its
 /// schemas): what a client pays on every turn when it hands tools to a model.
@@ -39,7 +39,7 @@ pub const TOOLS_LIST_MAX_BYTES: usize = 16_000;
 /// One tool as `tools/list` shows it and the contract records it. The
 /// `outputSchema` is the compact one; the described envelope schema is the
 /// contract's `envelope.schema`.
-pub fn tool_entry(spec: &ToolSpec) -> Value {
+pub(crate) fn tool_entry(spec: &ToolSpec) -> Value {
     json!({
         "name": spec.name,
         "title": spec.title,
@@ -114,12 +114,12 @@ pub fn contract_bytes() -> String {
 }
 
 /// Every file `contract write` produces, with its bytes.
-pub fn generated_files() -> Vec<(String, String)> {
+pub(crate) fn generated_files() -> Vec<(String, String)> {
     vec![(json_file_name(CONTRACT_VERSION), contract_bytes()), (TOOLS_MD.to_owned(), render::tools_md(&contract()))]
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum ContractError {
+pub(crate) enum ContractError {
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
     #[error("the contract is out of date:\n{0}\nrun `evident contract write` and commit the result")]
@@ -129,7 +129,7 @@ pub enum ContractError {
 }
 
 /// Writes the generated files into `dir`. Earlier versions' files are left as published.
-pub fn write(dir: &Path) -> Result<Vec<PathBuf>, ContractError> {
+pub(crate) fn write(dir: &Path) -> Result<Vec<PathBuf>, ContractError> {
     std::fs::create_dir_all(dir).map_err(|source| ContractError::Io { path: dir.to_owned(), source })?;
     let mut written = Vec::new();
     for (name, bytes) in generated_files() {
@@ -142,7 +142,7 @@ pub fn write(dir: &Path) -> Result<Vec<PathBuf>, ContractError> {
 
 /// Compares the files in `dir` with what the code generates; the error
 /// carries a readable diff and, for the JSON, the change classification.
-pub fn check(dir: &Path) -> Result<(), ContractError> {
+pub(crate) fn check(dir: &Path) -> Result<(), ContractError> {
     let mut report = String::new();
     for (name, expected) in generated_files() {
         let path = dir.join(&name);
@@ -175,7 +175,7 @@ pub fn tools_list_bytes() -> usize {
 }
 
 /// The `tools/list` size limit, as the drift check and a test enforce it.
-pub fn check_tools_list_size() -> Result<(), ContractError> {
+pub(crate) fn check_tools_list_size() -> Result<(), ContractError> {
     let bytes = tools_list_bytes();
     if bytes > TOOLS_LIST_MAX_BYTES {
         return Err(ContractError::Invalid(format!(
@@ -186,7 +186,7 @@ pub fn check_tools_list_size() -> Result<(), ContractError> {
 }
 
 /// The visible-tool cap, as the drift check and start-up enforce it.
-pub fn check_cap() -> Result<(), ContractError> {
+pub(crate) fn check_cap() -> Result<(), ContractError> {
     let visible = default_visible().count();
     if visible > VISIBLE_TOOL_CAP {
         return Err(ContractError::Invalid(format!(

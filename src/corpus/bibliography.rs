@@ -10,18 +10,18 @@ use crate::error::{Error, FileLocation, IoContext, Result};
 
 /// What an entry says of a work.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BibEntry {
+pub(crate) struct BibEntry {
     /// The citation key: the work's id.
-    pub key: String,
-    pub title: Option<String>,
+    pub(crate) key: String,
+    pub(crate) title: Option<String>,
     /// "Given Family", in the entry's order.
-    pub authors: Vec<String>,
-    pub year: Option<i32>,
+    pub(crate) authors: Vec<String>,
+    pub(crate) year: Option<i32>,
 }
 
 /// Entries by the file they describe (relative path, `/`-separated) and by key.
 #[derive(Debug, Default)]
-pub struct Bibliography {
+pub(crate) struct Bibliography {
     by_file: HashMap<String, BibEntry>,
     by_name: HashMap<String, BibEntry>,
     by_key: HashMap<String, BibEntry>,
@@ -29,7 +29,7 @@ pub struct Bibliography {
 
 impl Bibliography {
     /// Reads `.bib` files (paths relative to the corpus root as `relative`).
-    pub fn load(files: &[(&Path, &str)]) -> Result<Self> {
+    pub(crate) fn load(files: &[(&Path, &str)]) -> Result<Self> {
         let mut bibliography = Self::default();
         for (path, relative) in files {
             let bytes = std::fs::read(path).at(relative)?;
@@ -75,7 +75,7 @@ impl Bibliography {
     }
 
     /// The entry describing the PDF at `relative`: by its path, its file name, else its stem as key.
-    pub fn entry_for(&self, relative: &str) -> Option<&BibEntry> {
+    pub(crate) fn entry_for(&self, relative: &str) -> Option<&BibEntry> {
         let name = relative.rsplit('/').next().unwrap_or(relative);
         let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
         self.by_file.get(relative).or_else(|| self.by_name.get(name)).or_else(|| self.by_key.get(stem))

@@ -9,50 +9,50 @@ use std::path::Path;
 use crate::error::{Error, FileLocation, IoContext, Result};
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entity {
-    pub id: String,
-    pub name: String,
-    pub kind: String,
-    pub aliases: Vec<Alias>,
-    pub period: Option<String>,
-    pub status: Option<String>,
-    pub review_status: String,
-    pub ambiguous: bool,
+pub(crate) struct Entity {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) aliases: Vec<Alias>,
+    pub(crate) period: Option<String>,
+    pub(crate) status: Option<String>,
+    pub(crate) review_status: String,
+    pub(crate) ambiguous: bool,
     /// Free-text glosses of the senses of an ambiguous term.
-    pub senses: Vec<String>,
+    pub(crate) senses: Vec<String>,
     /// A reviewed definition, or none; never generated.
-    pub definition: Option<String>,
-    pub relations: Vec<Relation>,
-    pub extra: BTreeMap<String, serde_json::Value>,
+    pub(crate) definition: Option<String>,
+    pub(crate) relations: Vec<Relation>,
+    pub(crate) extra: BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Alias {
-    pub name: String,
+pub(crate) struct Alias {
+    pub(crate) name: String,
     /// BCP-47 short code, or `*` for a name used in every language.
-    pub language: String,
-    pub review_status: String,
+    pub(crate) language: String,
+    pub(crate) review_status: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Relation {
+pub(crate) struct Relation {
     /// `broader`, `narrower`, `related`, `contrasts_with`, `revised_as`, `sense`, …
     #[serde(rename = "type")]
-    pub relation: String,
-    pub target: String,
+    pub(crate) relation: String,
+    pub(crate) target: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct TermMapping {
-    pub entity: String,
-    pub source_language: String,
-    pub source_term: String,
-    pub target_language: String,
-    pub target_term: String,
-    pub review_status: String,
-    pub warnings: Vec<String>,
-    pub note: Option<String>,
+pub(crate) struct TermMapping {
+    pub(crate) entity: String,
+    pub(crate) source_language: String,
+    pub(crate) source_term: String,
+    pub(crate) target_language: String,
+    pub(crate) target_term: String,
+    pub(crate) review_status: String,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) note: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -142,7 +142,7 @@ fn records<T: serde::de::DeserializeOwned>(path: &Path, relative: &str) -> Resul
     Ok(out)
 }
 
-pub fn load_entities(path: &Path, relative: &str) -> Result<Vec<Entity>> {
+pub(crate) fn load_entities(path: &Path, relative: &str) -> Result<Vec<Entity>> {
     let parsed: Vec<(EntityRecord, FileLocation)> = records(path, relative)?;
     let mut ids = BTreeSet::new();
     for (record, location) in &parsed {
@@ -191,7 +191,7 @@ pub fn load_entities(path: &Path, relative: &str) -> Result<Vec<Entity>> {
     Ok(entities)
 }
 
-pub fn load_terminology(path: &Path, relative: &str, entities: &[Entity]) -> Result<Vec<TermMapping>> {
+pub(crate) fn load_terminology(path: &Path, relative: &str, entities: &[Entity]) -> Result<Vec<TermMapping>> {
     let known: BTreeSet<&str> = entities.iter().map(|e| e.id.as_str()).collect();
     let parsed: Vec<(TermRecord, FileLocation)> = records(path, relative)?;
     parsed

@@ -5,60 +5,60 @@ use std::path::Path;
 
 use crate::error::{Error, FileLocation, IoContext, Result};
 
-pub const CONFIG_FILE: &str = "corpus.toml";
+pub(crate) const CONFIG_FILE: &str = "corpus.toml";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CorpusConfig {
-    pub name: String,
+pub(crate) struct CorpusConfig {
+    pub(crate) name: String,
     #[serde(default = "default_language")]
-    pub default_language: String,
+    pub(crate) default_language: String,
     #[serde(default)]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     #[serde(default)]
-    pub periods: Vec<Period>,
+    pub(crate) periods: Vec<Period>,
     #[serde(default)]
-    pub chunking: Chunking,
+    pub(crate) chunking: Chunking,
     #[serde(default)]
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     #[serde(default)]
-    pub vector: super::VectorSettings,
+    pub(crate) vector: super::VectorSettings,
 }
 
 /// A named, inclusive range of years used to group evidence diachronically.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Period {
-    pub id: String,
-    pub label: String,
-    pub start: i32,
-    pub end: i32,
+pub(crate) struct Period {
+    pub(crate) id: String,
+    pub(crate) label: String,
+    pub(crate) start: i32,
+    pub(crate) end: i32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Chunking {
+pub(crate) struct Chunking {
     /// A passage is closed once it holds at least this many words.
     #[serde(default = "default_target_words")]
-    pub target_words: usize,
+    pub(crate) target_words: usize,
     /// A passage never exceeds this many words, unless one sentence alone does,
     /// in which case that sentence is split at word boundaries.
     #[serde(default = "default_max_words")]
-    pub max_words: usize,
+    pub(crate) max_words: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Largest document (a file, or one JSONL record's text) accepted, in bytes.
     #[serde(default = "default_max_document_bytes")]
-    pub max_document_bytes: u64,
+    pub(crate) max_document_bytes: u64,
     /// Longest a PDF may take to read, in seconds; a PDF that takes longer is skipped.
     #[serde(default = "default_pdf_seconds")]
-    pub pdf_seconds: u64,
+    pub(crate) pdf_seconds: u64,
     /// Most memory reading one PDF may take, in MiB; a PDF that needs more is skipped.
     #[serde(default = "default_pdf_memory_mib")]
-    pub pdf_memory_mib: u64,
+    pub(crate) pdf_memory_mib: u64,
 }
 
 fn default_language() -> String {
@@ -99,7 +99,7 @@ impl Default for Limits {
 
 impl CorpusConfig {
     /// The configuration of a directory without corpus.toml (a BEIR collection, a folder of papers).
-    pub fn for_beir(dir_name: &str) -> Self {
+    pub(crate) fn for_beir(dir_name: &str) -> Self {
         Self {
             name: dir_name.to_owned(),
             default_language: default_language(),
@@ -111,13 +111,13 @@ impl CorpusConfig {
         }
     }
 
-    pub fn load(path: &Path) -> Result<Self> {
+    pub(crate) fn load(path: &Path) -> Result<Self> {
         let bytes = std::fs::read(path).at(path)?;
         let text = String::from_utf8(bytes).map_err(|_| Error::InvalidUtf8 { location: FileLocation::file(path) })?;
         Self::parse(&text, path)
     }
 
-    pub fn parse(text: &str, path: &Path) -> Result<Self> {
+    pub(crate) fn parse(text: &str, path: &Path) -> Result<Self> {
         let invalid = |line: Option<usize>, reason: String| Error::CorpusTomlInvalid {
             location: FileLocation { path: path.to_owned(), line },
             reason,
@@ -161,14 +161,14 @@ impl CorpusConfig {
     }
 
     /// The first configured period whose range contains `year`.
-    pub fn period_of(&self, year: Option<i32>) -> Option<&Period> {
+    pub(crate) fn period_of(&self, year: Option<i32>) -> Option<&Period> {
         let year = year?;
         self.periods.iter().find(|p| p.start <= year && year <= p.end)
     }
 }
 
 /// 1-based line number of a byte offset (one lookup; `text::LineIndex` for many).
-pub fn line_of_offset(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of_offset(text: &str, offset: usize) -> usize {
     crate::text::LineIndex::new(text).line_of(offset)
 }
 

@@ -7,7 +7,7 @@ use walkdir::WalkDir;
 use crate::error::{Error, IoContext, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileKind {
+pub(crate) enum FileKind {
     Text,
     Jsonl,
     Pdf,
@@ -19,11 +19,11 @@ pub enum FileKind {
 }
 
 #[derive(Debug, Clone)]
-pub struct CorpusFile {
-    pub path: PathBuf,
+pub(crate) struct CorpusFile {
+    pub(crate) path: PathBuf,
     /// Path relative to the corpus root, `/`-separated.
-    pub relative: String,
-    pub kind: FileKind,
+    pub(crate) relative: String,
+    pub(crate) kind: FileKind,
 }
 
 /// Names at the corpus root that are not documents.
@@ -31,7 +31,7 @@ const RESERVED_ROOT_FILES: &[&str] = &["corpus.toml", "queries.jsonl", "README.m
 /// BEIR relevance judgements live here; they are not documents.
 const RESERVED_ROOT_DIRS: &[&str] = &["qrels"];
 
-pub fn corpus_files(root: &Path) -> Result<Vec<CorpusFile>> {
+pub(crate) fn corpus_files(root: &Path) -> Result<Vec<CorpusFile>> {
     let mut files = Vec::new();
     let walker = WalkDir::new(root)
         .follow_links(false)

@@ -6,7 +6,7 @@ use crate::error::FileLocation;
 
 /// What a passage's byte span is measured against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpanBasis {
+pub(crate) enum SpanBasis {
     /// Byte offsets and lines in the source file itself (Markdown and text).
     File,
     /// Byte offsets in the record's decoded `text` field; the line is the JSONL line.
@@ -17,71 +17,62 @@ pub enum SpanBasis {
 }
 
 impl SpanBasis {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             SpanBasis::File => "file",
             SpanBasis::JsonlText => "jsonl_text",
             SpanBasis::PdfText => "pdf_text",
         }
     }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "file" => Some(SpanBasis::File),
-            "jsonl_text" => Some(SpanBasis::JsonlText),
-            "pdf_text" => Some(SpanBasis::PdfText),
-            _ => None,
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Document {
-    pub id: String,
-    pub title: Option<String>,
-    pub work: Option<String>,
-    pub section: Option<String>,
-    pub section_order: Option<i64>,
-    pub date: Option<String>,
-    pub year: Option<i32>,
-    pub language: String,
-    pub author: Option<String>,
-    pub witness: Option<String>,
+pub(crate) struct Document {
+    pub(crate) id: String,
+    pub(crate) title: Option<String>,
+    pub(crate) work: Option<String>,
+    pub(crate) section: Option<String>,
+    pub(crate) section_order: Option<i64>,
+    pub(crate) date: Option<String>,
+    pub(crate) year: Option<i32>,
+    pub(crate) language: String,
+    pub(crate) author: Option<String>,
+    pub(crate) witness: Option<String>,
     /// Any further metadata, kept verbatim as JSON values.
-    pub extra: BTreeMap<String, serde_json::Value>,
+    pub(crate) extra: BTreeMap<String, serde_json::Value>,
     /// Relative path of the source file.
-    pub source: String,
+    pub(crate) source: String,
     /// Where the document is defined (file, and line for JSONL records).
-    pub location: FileLocation,
+    pub(crate) location: FileLocation,
     /// The body text that is chunked into passages.
-    pub text: String,
+    pub(crate) text: String,
     /// Byte offset of `text` within the source file (0 for JSONL records).
-    pub text_offset: usize,
+    pub(crate) text_offset: usize,
     /// 1-based line of the source file where `text` starts.
-    pub text_line: usize,
-    pub span_basis: SpanBasis,
+    pub(crate) text_line: usize,
+    pub(crate) span_basis: SpanBasis,
     /// Where each page the document covers starts in the extracted text (PDFs only).
-    pub pages: Vec<crate::pdf::PageStart>,
+    pub(crate) pages: Vec<crate::pdf::PageStart>,
     /// How the text was obtained from a file that is not text (PDFs only).
-    pub extraction: Option<Extraction>,
+    pub(crate) extraction: Option<Extraction>,
     /// Where the text lies in the source file when it is not one run of it (HTML):
     /// `text_offset` is then the document's offset in the whole page's text.
-    pub source_map: Option<std::sync::Arc<crate::html::SourceMap>>,
+    pub(crate) source_map: Option<std::sync::Arc<crate::html::SourceMap>>,
 }
 
 /// How a document's text was extracted from its source file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Extraction {
+pub(crate) struct Extraction {
     /// The extractor and its version, e.g. `pdf_oxide 0.3.78`.
-    pub extractor: String,
+    pub(crate) extractor: String,
     /// sha256 of the whole extracted text the spans point into.
-    pub text_sha256: String,
-    pub pages: u32,
-    pub pages_without_text: u32,
+    pub(crate) text_sha256: String,
+    pub(crate) pages: u32,
+    pub(crate) pages_without_text: u32,
 }
 
 /// A document id must be usable inside a passage id and on a command line.
-pub fn validate_id(id: &str) -> Result<(), String> {
+pub(crate) fn validate_id(id: &str) -> Result<(), String> {
     if id.is_empty() {
         return Err("document id is empty".into());
     }

@@ -9,7 +9,7 @@ use crate::error::{Error, FileLocation, Result};
 
 const FENCE: &str = "---";
 
-pub fn parse_document(text: String, relative: &str, config: &CorpusConfig) -> Result<Document> {
+pub(crate) fn parse_document(text: String, relative: &str, config: &CorpusConfig) -> Result<Document> {
     let bom = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
     let mut fields = BTreeMap::new();
     let mut body_offset = bom;

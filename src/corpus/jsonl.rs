@@ -44,16 +44,16 @@ struct Record {
 const RECORD_OVERHEAD_BYTES: u64 = 1 << 20;
 
 /// What reading a JSONL file gives: its documents, its sha256 and its length.
-pub struct JsonlFile {
-    pub documents: Vec<Document>,
-    pub sha256: String,
-    pub bytes: u64,
+pub(crate) struct JsonlFile {
+    pub(crate) documents: Vec<Document>,
+    pub(crate) sha256: String,
+    pub(crate) bytes: u64,
 }
 
 /// Reads a JSONL file one record at a time, so memory follows the largest
 /// accepted record, not the file, and an oversized record is refused before
 /// it is read whole.
-pub fn read_documents(path: &Path, relative: &str, config: &CorpusConfig) -> Result<JsonlFile> {
+pub(crate) fn read_documents(path: &Path, relative: &str, config: &CorpusConfig) -> Result<JsonlFile> {
     let limit = config.limits.max_document_bytes;
     let max_line = limit.saturating_mul(2).saturating_add(RECORD_OVERHEAD_BYTES);
     let file = std::fs::File::open(path).at(relative)?;

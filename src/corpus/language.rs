@@ -13,7 +13,7 @@ const MARKERS: &[(&str, &[&str])] = &[
 const SAMPLE_WORDS: usize = 20_000;
 
 /// The language, if at least 20 of its marker words occur and twice as many as any other's.
-pub fn guess_language(text: &str) -> Option<&'static str> {
+pub(crate) fn guess_language(text: &str) -> Option<&'static str> {
     let mut counts = [0usize; MARKERS.len()];
     for word in text.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()).take(SAMPLE_WORDS) {
         let word = word.to_lowercase();

@@ -15,46 +15,46 @@ mod pdf_file;
 mod sections;
 mod vector_settings;
 
-pub use concepts::{Alias, Entity, Relation, TermMapping};
-pub use config::{CONFIG_FILE, Chunking, CorpusConfig, Limits, Period, line_of_offset};
-pub use document::{Document, Extraction, SpanBasis};
-pub use pdf_file::FileNote;
-pub use vector_settings::{Backend, DEFAULT_MODEL, VectorSettings, is_model_name};
+pub(crate) use concepts::{Alias, Entity, Relation, TermMapping};
+pub(crate) use config::{CONFIG_FILE, Chunking, CorpusConfig, line_of_offset};
+pub(crate) use document::{Document, Extraction, SpanBasis};
+pub(crate) use pdf_file::FileNote;
+pub use vector_settings::DEFAULT_MODEL;
+pub(crate) use vector_settings::{Backend, VectorSettings, is_model_name};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{Error, FileLocation, IoContext, Result};
 use discover::{CorpusFile, FileKind};
 
 /// One file of the corpus, identified by its path relative to the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceFile {
+pub(crate) struct SourceFile {
     /// Relative path with `/` separators, stable across machines.
-    pub path: String,
-    pub sha256: String,
-    pub bytes: u64,
+    pub(crate) path: String,
+    pub(crate) sha256: String,
+    pub(crate) bytes: u64,
 }
 
 #[derive(Debug)]
-pub struct Corpus {
-    pub root: PathBuf,
-    pub config: CorpusConfig,
-    pub sources: Vec<SourceFile>,
+pub(crate) struct Corpus {
+    pub(crate) config: CorpusConfig,
+    pub(crate) sources: Vec<SourceFile>,
     /// Documents in a deterministic order: by source path, then position in the file.
-    pub documents: Vec<Document>,
-    pub entities: Vec<Entity>,
-    pub terminology: Vec<TermMapping>,
+    pub(crate) documents: Vec<Document>,
+    pub(crate) entities: Vec<Entity>,
+    pub(crate) terminology: Vec<TermMapping>,
     /// Where the configuration came from.
-    pub config_origin: ConfigOrigin,
+    pub(crate) config_origin: ConfigOrigin,
     /// Files skipped or read with a warning, in file order.
-    pub notes: Vec<FileNote>,
+    pub(crate) notes: Vec<FileNote>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConfigOrigin {
+pub(crate) enum ConfigOrigin {
     /// The corpus's `corpus.toml`.
     File,
     /// A BEIR collection (`corpus.jsonl` at the root) with default settings.
@@ -65,12 +65,12 @@ pub enum ConfigOrigin {
 
 /// Overrides applied on top of corpus.toml from the command line.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct LoadOptions {
-    pub max_document_bytes: Option<u64>,
+pub(crate) struct LoadOptions {
+    pub(crate) max_document_bytes: Option<u64>,
 }
 
 /// Loads and validates a corpus directory.
-pub fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
+pub(crate) fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
     if !root.is_dir() {
         return Err(Error::CorpusDirMissing(root.to_owned()));
     }
@@ -135,7 +135,7 @@ pub fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
         Some(file) => concepts::load_terminology(&file.path, &file.relative, &entities)?,
         None => Vec::new(),
     };
-    Ok(Corpus { root, config, sources, documents, entities, terminology, config_origin, notes })
+    Ok(Corpus { config, sources, documents, entities, terminology, config_origin, notes })
 }
 
 /// corpus.toml where there is one; else defaults named after the folder (a
@@ -231,7 +231,7 @@ pub(crate) fn decode_utf8(bytes: Vec<u8>, relative: &str) -> Result<String> {
     })
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     crate::text::hex(&Sha256::digest(bytes))
 }
 

@@ -17,7 +17,7 @@ use crate::pdf::{self, PdfText, guard::Bounds};
 
 /// What a build should say about a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FileNote {
+pub(crate) enum FileNote {
     /// Not indexed: why.
     Skipped { path: String, reason: String },
     /// Indexed, with something the user should know.
@@ -34,9 +34,9 @@ impl std::fmt::Display for FileNote {
 }
 
 pub(super) struct PdfRead {
-    pub source: SourceFile,
-    pub documents: Vec<Document>,
-    pub note: Option<FileNote>,
+    pub(crate) source: SourceFile,
+    pub(crate) documents: Vec<Document>,
+    pub(crate) note: Option<FileNote>,
 }
 
 /// Reads one PDF under the extractor's bounds. An unreadable PDF is no error:

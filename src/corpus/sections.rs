@@ -7,9 +7,9 @@ use super::document::Document;
 
 /// Where a section starts in the whole text, and what it is.
 pub(super) struct Cut<'a> {
-    pub offset: usize,
-    pub title: &'a str,
-    pub bibliography: bool,
+    pub(crate) offset: usize,
+    pub(crate) title: &'a str,
+    pub(crate) bibliography: bool,
 }
 
 /// The documents of `text`, each a copy of `base` with its own slice.

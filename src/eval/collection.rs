@@ -7,13 +7,13 @@ use std::path::Path;
 use crate::error::{Error, FileLocation, IoContext, Result};
 
 /// query id → (document id → graded relevance > 0)
-pub type Qrels = HashMap<String, HashMap<String, u32>>;
+pub(crate) type Qrels = HashMap<String, HashMap<String, u32>>;
 
-pub struct Collection {
-    pub name: String,
+pub(crate) struct Collection {
+    pub(crate) name: String,
     /// (query id, text), in file order.
-    pub queries: Vec<(String, String)>,
-    pub qrels: Qrels,
+    pub(crate) queries: Vec<(String, String)>,
+    pub(crate) qrels: Qrels,
 }
 
 #[derive(Deserialize)]
@@ -31,7 +31,7 @@ fn id_string(value: serde_json::Value) -> String {
 }
 
 impl Collection {
-    pub fn load(dir: &Path) -> Result<Self> {
+    pub(crate) fn load(dir: &Path) -> Result<Self> {
         let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("collection").to_owned();
         let queries_path = dir.join("queries.jsonl");
         let text = std::fs::read_to_string(&queries_path).at(&queries_path)?;
@@ -55,7 +55,7 @@ impl Collection {
     }
 }
 
-pub fn parse_qrels(text: &str, path: &Path) -> Result<Qrels> {
+pub(crate) fn parse_qrels(text: &str, path: &Path) -> Result<Qrels> {
     let mut qrels: BTreeMap<String, HashMap<String, u32>> = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split('\t').collect();

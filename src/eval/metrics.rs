@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 /// nDCG@k: Σ rel_i / log2(i + 1) over the first k retrieved, divided by the
 /// same sum over the ideal ordering of all judged-relevant documents.
-pub fn ndcg_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) -> f64 {
+pub(crate) fn ndcg_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) -> f64 {
     let dcg: f64 = ranking
         .iter()
         .take(k)
@@ -19,7 +19,7 @@ pub fn ndcg_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) -> f
 }
 
 /// Recall@k: the share of judged-relevant documents among the first k retrieved.
-pub fn recall_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) -> f64 {
+pub(crate) fn recall_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) -> f64 {
     let relevant = judged.values().filter(|&&g| g > 0).count();
     if relevant == 0 {
         return 0.0;
@@ -29,12 +29,12 @@ pub fn recall_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) ->
 }
 
 /// MRR@k: 1 / rank of the first relevant document within the first k, else 0.
-pub fn mrr_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) -> f64 {
+pub(crate) fn mrr_at(ranking: &[String], judged: &HashMap<String, u32>, k: usize) -> f64 {
     ranking.iter().take(k).position(|d| judged.get(d).is_some_and(|&g| g > 0)).map_or(0.0, |i| 1.0 / (i as f64 + 1.0))
 }
 
 /// The value below which `p` percent of `values` fall (nearest rank).
-pub fn percentile(values: &[f64], p: f64) -> f64 {
+pub(crate) fn percentile(values: &[f64], p: f64) -> f64 {
     if values.is_empty() {
         return 0.0;
     }

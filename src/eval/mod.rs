@@ -5,13 +5,11 @@
 //! with per-query latency percentiles.
 
 mod collection;
-pub mod metrics;
+pub(crate) mod metrics;
 mod plot;
 mod report;
 mod run;
-pub mod verdicts;
+pub(crate) mod verdicts;
 
-pub use collection::{Collection, Qrels};
-pub use plot::{write_svg, write_verdict_svg};
-pub use report::{ModeReport, Report};
-pub use run::{EvalOptions, evaluate};
+pub(crate) use plot::{write_svg, write_verdict_svg};
+pub(crate) use run::{EvalOptions, evaluate};

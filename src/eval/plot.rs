@@ -11,7 +11,7 @@ use crate::surface::State;
 
 type Failure = Box<dyn std::error::Error>;
 
-pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
+pub(crate) fn write_svg(report: &Report, path: &Path) -> Result<()> {
     draw(report, path).map_err(|e| Error::InvalidArgument(format!("cannot draw {}: {e}", path.display())))
 }
 
@@ -67,7 +67,7 @@ fn draw(report: &Report, path: &Path) -> std::result::Result<(), Failure> {
     Ok(())
 }
 
-pub fn write_verdict_svg(report: &VerdictReport, path: &Path) -> Result<()> {
+pub(crate) fn write_verdict_svg(report: &VerdictReport, path: &Path) -> Result<()> {
     draw_verdicts(report, path).map_err(|e| Error::InvalidArgument(format!("cannot draw {}: {e}", path.display())))
 }
 

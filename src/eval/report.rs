@@ -8,45 +8,45 @@ use crate::fusion::FusionMethod;
 use crate::routing::RetrievalMode;
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    pub collection: String,
-    pub documents: usize,
-    pub passages: usize,
-    pub queries: usize,
-    pub fusion: FusionMethod,
-    pub depth: usize,
-    pub rerank: crate::rerank::Rerank,
-    pub rerank_depth: usize,
-    pub modes: Vec<ModeReport>,
+pub(crate) struct Report {
+    pub(crate) collection: String,
+    pub(crate) documents: usize,
+    pub(crate) passages: usize,
+    pub(crate) queries: usize,
+    pub(crate) fusion: FusionMethod,
+    pub(crate) depth: usize,
+    pub(crate) rerank: crate::rerank::Rerank,
+    pub(crate) rerank_depth: usize,
+    pub(crate) modes: Vec<ModeReport>,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct ModeReport {
-    pub mode: RetrievalMode,
-    pub ndcg_10: f64,
+pub(crate) struct ModeReport {
+    pub(crate) mode: RetrievalMode,
+    pub(crate) ndcg_10: f64,
     /// nDCG@10 over the longest third of the queries (by words).
-    pub ndcg_10_longest_third: f64,
-    pub recall_100: f64,
-    pub mrr_10: f64,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub p99_ms: f64,
-    pub per_query: Vec<QueryResult>,
+    pub(crate) ndcg_10_longest_third: f64,
+    pub(crate) recall_100: f64,
+    pub(crate) mrr_10: f64,
+    pub(crate) p50_ms: f64,
+    pub(crate) p95_ms: f64,
+    pub(crate) p99_ms: f64,
+    pub(crate) per_query: Vec<QueryResult>,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct QueryResult {
-    pub id: String,
-    pub ndcg_10: f64,
-    pub recall_100: f64,
-    pub mrr_10: f64,
-    pub ms: f64,
+pub(crate) struct QueryResult {
+    pub(crate) id: String,
+    pub(crate) ndcg_10: f64,
+    pub(crate) recall_100: f64,
+    pub(crate) mrr_10: f64,
+    pub(crate) ms: f64,
     /// Document ids, best first (at most 100).
-    pub ranking: Vec<String>,
+    pub(crate) ranking: Vec<String>,
 }
 
 impl Report {
-    pub fn table(&self) -> String {
+    pub(crate) fn table(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -80,7 +80,7 @@ impl Report {
 
     /// TREC run lines (`qid Q0 doc rank score tag`) with strictly decreasing
     /// scores, so tools that re-sort by score keep this exact order.
-    pub fn trec_run(&self, mode: &ModeReport) -> String {
+    pub(crate) fn trec_run(&self, mode: &ModeReport) -> String {
         let tag = mode.mode.as_str();
         let mut out = String::new();
         for q in &mode.per_query {

@@ -23,22 +23,22 @@ const RANKED_DOCUMENTS: usize = 100;
 const PASSAGES_PER_QUERY: usize = 300;
 
 #[derive(Debug, Clone)]
-pub struct EvalOptions {
-    pub collection: PathBuf,
-    pub index: PathBuf,
-    pub modes: Vec<RetrievalMode>,
-    pub models_dir: Option<PathBuf>,
-    pub fusion: FusionMethod,
+pub(crate) struct EvalOptions {
+    pub(crate) collection: PathBuf,
+    pub(crate) index: PathBuf,
+    pub(crate) modes: Vec<RetrievalMode>,
+    pub(crate) models_dir: Option<PathBuf>,
+    pub(crate) fusion: FusionMethod,
     /// Candidates per lane before fusion.
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// Lane weights replacing the routing table's.
-    pub weights: Vec<(crate::lane::Lane, f64)>,
+    pub(crate) weights: Vec<(crate::lane::Lane, f64)>,
     /// The embedding model the collection's index is built with (`None`: the default).
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// What reorders each mode's fused top documents, and how many it reads.
-    pub rerank: Rerank,
-    pub rerank_depth: usize,
-    pub quiet: bool,
+    pub(crate) rerank: Rerank,
+    pub(crate) rerank_depth: usize,
+    pub(crate) quiet: bool,
 }
 
 /// Builds (or incrementally reuses) the index of a BEIR collection, with the
@@ -73,7 +73,7 @@ fn installed_model_of(index: &Path, models_dir: Option<&Path>) -> Option<String>
     ModelInfo::read(&models_dir, &model).is_ok().then_some(model)
 }
 
-pub fn evaluate(options: &EvalOptions) -> Result<Report> {
+pub(crate) fn evaluate(options: &EvalOptions) -> Result<Report> {
     let collection = Collection::load(&options.collection)?;
     let summary = build_collection_index(
         &options.collection,

@@ -18,49 +18,49 @@ use crate::error::{Error, IoContext, Result};
 use crate::surface::{MAX_RESPONSE_BUDGET, Signals, State};
 use crate::tools::{OpenIndex, prepare, run};
 
-pub const ANSWERABLE: &str = "answerable";
-pub const OFF_CORPUS: &str = "off_corpus";
+pub(crate) const ANSWERABLE: &str = "answerable";
+pub(crate) const OFF_CORPUS: &str = "off_corpus";
 
 /// One group of a question set: phrasings that must share one state.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct QuestionGroup {
-    pub id: String,
-    pub answerable: bool,
-    pub questions: Vec<String>,
+pub(crate) struct QuestionGroup {
+    pub(crate) id: String,
+    pub(crate) answerable: bool,
+    pub(crate) questions: Vec<String>,
 }
 
 /// One question asked, and what came back.
 #[derive(Debug, Clone, Serialize)]
-pub struct Asked {
-    pub label: String,
-    pub id: String,
+pub(crate) struct Asked {
+    pub(crate) label: String,
+    pub(crate) id: String,
     /// The question-set group the question belongs to.
-    pub group: Option<String>,
-    pub query: String,
-    pub state: State,
-    pub rule: String,
+    pub(crate) group: Option<String>,
+    pub(crate) query: String,
+    pub(crate) state: State,
+    pub(crate) rule: String,
     /// Answerable questions with gold documents: whether the evidence holds one.
-    pub gold_in_evidence: Option<bool>,
+    pub(crate) gold_in_evidence: Option<bool>,
     /// The signals the state was decided from (to see why).
-    pub signals: Signals,
+    pub(crate) signals: Signals,
 }
 
 /// The figures, from a list of asked questions and the question set's groups.
 #[derive(Debug, Clone, Serialize)]
-pub struct VerdictReport {
+pub(crate) struct VerdictReport {
     /// Label → state → questions.
-    pub confusion: BTreeMap<String, BTreeMap<String, usize>>,
+    pub(crate) confusion: BTreeMap<String, BTreeMap<String, usize>>,
     /// Of answerable SUPPORTED answers with gold, those whose evidence holds a gold document.
-    pub supported_precision: Option<f64>,
+    pub(crate) supported_precision: Option<f64>,
     /// Of answerable questions whose evidence holds a gold document, those SUPPORTED.
-    pub supported_recall: Option<f64>,
+    pub(crate) supported_recall: Option<f64>,
     /// Off-corpus questions answered INSUFFICIENT_EVIDENCE.
-    pub off_corpus_insufficient: Option<f64>,
+    pub(crate) off_corpus_insufficient: Option<f64>,
     /// Question-set groups whose phrasings all got one state.
-    pub paraphrase_agreement: Option<f64>,
-    pub groups: usize,
-    pub asked: Vec<Asked>,
+    pub(crate) paraphrase_agreement: Option<f64>,
+    pub(crate) groups: usize,
+    pub(crate) asked: Vec<Asked>,
 }
 
 /// What one question got back.
@@ -102,21 +102,21 @@ fn read_question_set(path: &Path) -> Result<Vec<QuestionGroup>> {
 
 /// Where the questions come from and which index answers them.
 #[derive(Debug, Clone)]
-pub struct VerdictOptions {
+pub(crate) struct VerdictOptions {
     /// A BEIR collection whose judged queries are answerable (its index is built or reused).
-    pub collection: Option<PathBuf>,
-    pub index: PathBuf,
+    pub(crate) collection: Option<PathBuf>,
+    pub(crate) index: PathBuf,
     /// Collections whose queries are off-corpus for this index.
-    pub against: Vec<PathBuf>,
-    pub paraphrases: Option<PathBuf>,
+    pub(crate) against: Vec<PathBuf>,
+    pub(crate) paraphrases: Option<PathBuf>,
     /// Ask only the first this many queries of each collection.
-    pub limit: Option<usize>,
-    pub models_dir: Option<PathBuf>,
-    pub quiet: bool,
+    pub(crate) limit: Option<usize>,
+    pub(crate) models_dir: Option<PathBuf>,
+    pub(crate) quiet: bool,
 }
 
 /// Asks every question and reports the figures.
-pub fn evaluate(options: &VerdictOptions) -> Result<VerdictReport> {
+pub(crate) fn evaluate(options: &VerdictOptions) -> Result<VerdictReport> {
     if let Some(collection) = &options.collection {
         build_collection_index(collection, &options.index, options.models_dir.clone(), None, options.quiet)?;
     }
@@ -220,7 +220,7 @@ fn report(asked: Vec<Asked>, groups: usize) -> VerdictReport {
 }
 
 impl VerdictReport {
-    pub fn table(&self) -> String {
+    pub(crate) fn table(&self) -> String {
         let states: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
         let mut out = format!("{:<18}", "label");
         for s in &states {
@@ -246,7 +246,7 @@ impl VerdictReport {
     }
 
     /// Each label's share of questions in `state`.
-    pub fn shares(&self, state: State) -> Vec<(String, f64)> {
+    pub(crate) fn shares(&self, state: State) -> Vec<(String, f64)> {
         let name = state.as_str();
         self.confusion
             .iter()

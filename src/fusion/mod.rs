@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::lane::{Lane, LaneHits};
 use crate::passage::PassageNo;
 
-pub const DEFAULT_K: f64 = 60.0;
+pub(crate) const DEFAULT_K: f64 = 60.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(tag = "method", rename_all = "snake_case")]
@@ -87,7 +87,7 @@ pub struct FusedHit<K = PassageNo> {
 }
 
 impl<K> FusedHit<K> {
-    pub fn best_rank(&self) -> u32 {
+    pub(crate) fn best_rank(&self) -> u32 {
         self.component_ranks.iter().map(|(_, r)| *r).min().unwrap_or(u32::MAX)
     }
 }

@@ -35,16 +35,16 @@ pub struct BuildOptions {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BuildSummary {
-    pub generation: String,
-    pub counts: Counts,
-    pub reused_sources: usize,
-    pub vector: Option<VectorManifest>,
-    pub vector_skipped: Option<String>,
+    pub(crate) generation: String,
+    pub(crate) counts: Counts,
+    pub(crate) reused_sources: usize,
+    pub(crate) vector: Option<VectorManifest>,
+    pub(crate) vector_skipped: Option<String>,
     /// Files that could not be read and are not in the index.
-    pub skipped: usize,
+    pub(crate) skipped: usize,
     /// Files indexed with a warning (e.g. pages without a text layer).
-    pub warned: usize,
-    pub seconds: f64,
+    pub(crate) warned: usize,
+    pub(crate) seconds: f64,
 }
 
 pub fn build(options: &BuildOptions) -> Result<BuildSummary> {

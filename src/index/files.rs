@@ -14,22 +14,22 @@ use crate::error::{Error, IoContext, Result};
 
 /// What the build recorded of one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileRecord {
-    pub bytes: u64,
-    pub sha256: String,
+pub(crate) struct FileRecord {
+    pub(crate) bytes: u64,
+    pub(crate) sha256: String,
 }
 
 /// Relative path (with `/`) → record, for every file under a generation but its manifest.
-pub type FileTable = BTreeMap<String, FileRecord>;
+pub(crate) type FileTable = BTreeMap<String, FileRecord>;
 
 /// The manifest names itself nowhere in its table: it cannot hold its own hash.
-pub const MANIFEST_FILE: &str = "manifest.json";
+pub(crate) const MANIFEST_FILE: &str = "manifest.json";
 
 /// One way a generation differs from what its build recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Damage {
-    pub file: String,
-    pub problem: String,
+pub(crate) struct Damage {
+    pub(crate) file: String,
+    pub(crate) problem: String,
 }
 
 impl std::fmt::Display for Damage {
@@ -39,7 +39,7 @@ impl std::fmt::Display for Damage {
 }
 
 /// Records every file under `generation` (its manifest aside).
-pub fn record(generation: &Path) -> Result<FileTable> {
+pub(crate) fn record(generation: &Path) -> Result<FileTable> {
     let mut table = FileTable::new();
     for relative in list(generation)? {
         let path = generation.join(&relative);
@@ -50,7 +50,7 @@ pub fn record(generation: &Path) -> Result<FileTable> {
 }
 
 /// Files whose length differs from the record, or that are missing.
-pub fn check_lengths(generation: &Path, table: &FileTable) -> Vec<Damage> {
+pub(crate) fn check_lengths(generation: &Path, table: &FileTable) -> Vec<Damage> {
     table
         .iter()
         .filter_map(|(file, record)| {
@@ -67,7 +67,7 @@ pub fn check_lengths(generation: &Path, table: &FileTable) -> Vec<Damage> {
 }
 
 /// Every difference from the record: lengths, contents, and files the build did not write.
-pub fn verify(generation: &Path, table: &FileTable) -> Result<Vec<Damage>> {
+pub(crate) fn verify(generation: &Path, table: &FileTable) -> Result<Vec<Damage>> {
     let mut damage = check_lengths(generation, table);
     for (file, record) in table {
         if damage.iter().any(|d| &d.file == file) {

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, IoContext, Result};
 use crate::telemetry::STATE_DIR;
 
-pub const MARKER_FILE: &str = "EVIDENT_INDEX";
+pub(crate) const MARKER_FILE: &str = "EVIDENT_INDEX";
 const MARKER_CONTENT: &str = "evident index, layout 1\n";
 const CURRENT_FILE: &str = "CURRENT";
 const LOCK_FILE: &str = "BUILD.lock";
@@ -30,32 +30,32 @@ const READERS_DIR: &str = "readers";
 const STAGING_PREFIX: &str = ".staging-";
 const GENERATION_PREFIX: &str = "gen-";
 /// Generations kept after a successful build (the new one and its predecessor).
-pub const KEEP_GENERATIONS: usize = 2;
+pub(crate) const KEEP_GENERATIONS: usize = 2;
 
 #[derive(Debug, Clone)]
-pub struct IndexDir {
+pub(crate) struct IndexDir {
     root: PathBuf,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Generation {
-    pub name: String,
-    pub path: PathBuf,
+pub(crate) struct Generation {
+    pub(crate) name: String,
+    pub(crate) path: PathBuf,
 }
 
 impl Generation {
-    pub fn manifest_path(&self) -> PathBuf {
+    pub(crate) fn manifest_path(&self) -> PathBuf {
         self.path.join(super::files::MANIFEST_FILE)
     }
-    pub fn store_path(&self) -> PathBuf {
+    pub(crate) fn store_path(&self) -> PathBuf {
         self.path.join("meta.sqlite")
     }
-    pub fn lexical_path(&self) -> PathBuf {
+    pub(crate) fn lexical_path(&self) -> PathBuf {
         self.path.join("lexical")
     }
 
     /// The document index (the feedback lane's).
-    pub fn documents_path(&self) -> PathBuf {
+    pub(crate) fn documents_path(&self) -> PathBuf {
         self.path.join("documents")
     }
 }
@@ -63,7 +63,7 @@ impl Generation {
 /// Held by the one build writing to an index; removed when dropped. A lock left
 /// by a build that died (its process is gone) is taken over.
 #[derive(Debug)]
-pub struct BuildLock {
+pub(crate) struct BuildLock {
     path: PathBuf,
 }
 
@@ -80,21 +80,21 @@ fn process_alive(pid: u32) -> bool {
 
 /// A generation being written; becomes a `Generation` when published.
 #[derive(Debug)]
-pub struct Staging {
-    pub generation: Generation,
+pub(crate) struct Staging {
+    pub(crate) generation: Generation,
     staging_path: PathBuf,
 }
 
 impl Staging {
     /// Where the build writes; the same file names as a published generation.
-    pub fn files(&self) -> Generation {
+    pub(crate) fn files(&self) -> Generation {
         Generation { name: self.generation.name.clone(), path: self.staging_path.clone() }
     }
 }
 
 impl IndexDir {
     /// Opens `root` for a build, creating it (and its marker) when new or empty.
-    pub fn for_build(root: &Path) -> Result<Self> {
+    pub(crate) fn for_build(root: &Path) -> Result<Self> {
         if root.exists() {
             if !root.is_dir() || (!root.join(MARKER_FILE).is_file() && !is_effectively_empty(root)?) {
                 return Err(Error::NotAnIndex { path: root.to_owned(), marker: MARKER_FILE });
@@ -111,7 +111,7 @@ impl IndexDir {
     }
 
     /// Opens an existing index for reading.
-    pub fn open(root: &Path) -> Result<Self> {
+    pub(crate) fn open(root: &Path) -> Result<Self> {
         if !root.exists() {
             return Err(Error::IndexMissing(root.to_owned()));
         }
@@ -124,15 +124,11 @@ impl IndexDir {
         Ok(Self { root: root.to_owned() })
     }
 
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// Where this process keeps private working copies while it reads the
     /// index (see `vector::private_copy`): the index's own `state/readers`,
     /// or, when the index is read-only to this user, a directory under the
     /// system's temporary directory.
-    pub fn reader_scratch(&self) -> PathBuf {
+    pub(crate) fn reader_scratch(&self) -> PathBuf {
         let own = self.root.join(STATE_DIR).join(READERS_DIR);
         if writable_dir(&own) {
             return own;
@@ -141,7 +137,7 @@ impl IndexDir {
     }
 
     /// Takes the build lock, so two builds never write (or clean up) at once.
-    pub fn lock(&self) -> Result<BuildLock> {
+    pub(crate) fn lock(&self) -> Result<BuildLock> {
         let path = self.root.join(LOCK_FILE);
         for _ in 0..2 {
             match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
@@ -166,12 +162,12 @@ impl IndexDir {
     }
 
     /// Where the `CURRENT` pointer of the index at `root` lives (readers watch its identity).
-    pub fn current_path(root: &Path) -> PathBuf {
+    pub(crate) fn current_path(root: &Path) -> PathBuf {
         root.join(CURRENT_FILE)
     }
 
     /// The generation `CURRENT` points to, if any build has completed.
-    pub fn current(&self) -> Result<Option<Generation>> {
+    pub(crate) fn current(&self) -> Result<Option<Generation>> {
         let pointer = self.root.join(CURRENT_FILE);
         if !pointer.exists() {
             return Ok(None);
@@ -188,12 +184,12 @@ impl IndexDir {
     }
 
     /// The serving generation, or an error telling the user to build one.
-    pub fn require_current(&self) -> Result<Generation> {
+    pub(crate) fn require_current(&self) -> Result<Generation> {
         self.current()?.ok_or_else(|| Error::IndexMissing(self.root.clone()))
     }
 
     /// Starts a new generation in a staging directory, clearing abandoned ones.
-    pub fn begin(&self) -> Result<Staging> {
+    pub(crate) fn begin(&self) -> Result<Staging> {
         let dir = self.root.join(GENERATIONS_DIR);
         let mut highest = 0u64;
         for entry in fs::read_dir(&dir).at(&dir)? {
@@ -215,7 +211,7 @@ impl IndexDir {
     }
 
     /// Flushes the staging directory, moves it into place, then switches `CURRENT`.
-    pub fn publish(&self, staging: Staging) -> Result<Generation> {
+    pub(crate) fn publish(&self, staging: Staging) -> Result<Generation> {
         sync_tree(&staging.staging_path)?;
         fs::rename(&staging.staging_path, &staging.generation.path).at(&staging.generation.path)?;
         let generations = self.root.join(GENERATIONS_DIR);
@@ -233,7 +229,7 @@ impl IndexDir {
     }
 
     /// Removes all but the newest `KEEP_GENERATIONS` generations, never the current one.
-    pub fn prune(&self) -> Result<Vec<String>> {
+    pub(crate) fn prune(&self) -> Result<Vec<String>> {
         let current = self.current()?.map(|g| g.name);
         let dir = self.root.join(GENERATIONS_DIR);
         let generations = self.generations()?;
@@ -251,7 +247,7 @@ impl IndexDir {
     }
 
     /// Names of the published generations, oldest first.
-    pub fn generations(&self) -> Result<Vec<String>> {
+    pub(crate) fn generations(&self) -> Result<Vec<String>> {
         let dir = self.root.join(GENERATIONS_DIR);
         let mut names: Vec<(u64, String)> = fs::read_dir(&dir)
             .at(&dir)?

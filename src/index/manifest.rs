@@ -8,54 +8,54 @@ use crate::corpus::Chunking;
 use crate::error::{Error, IoContext, Result};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
-    pub format: u32,
-    pub generation: String,
-    pub corpus_name: String,
-    pub counts: Counts,
+pub(crate) struct Manifest {
+    pub(crate) format: u32,
+    pub(crate) generation: String,
+    pub(crate) corpus_name: String,
+    pub(crate) counts: Counts,
     /// Relative source path → sha256.
-    pub sources: BTreeMap<String, String>,
-    pub chunking: Chunking,
-    pub default_language: String,
+    pub(crate) sources: BTreeMap<String, String>,
+    pub(crate) chunking: Chunking,
+    pub(crate) default_language: String,
     /// Language code → analyzer used for its passages.
-    pub analyzers: BTreeMap<String, String>,
-    pub store_schema_version: u32,
-    pub versions: Versions,
+    pub(crate) analyzers: BTreeMap<String, String>,
+    pub(crate) store_schema_version: u32,
+    pub(crate) versions: Versions,
     /// Sources whose passages were reused from the previous generation.
-    pub reused_sources: usize,
+    pub(crate) reused_sources: usize,
     /// The vector lane of this generation, or why it was skipped.
-    pub vector: Option<crate::vector::VectorManifest>,
-    pub vector_skipped: Option<String>,
-    pub built_at: String,
-    pub build_seconds: f64,
+    pub(crate) vector: Option<crate::vector::VectorManifest>,
+    pub(crate) vector_skipped: Option<String>,
+    pub(crate) built_at: String,
+    pub(crate) build_seconds: f64,
     /// Every file of the generation but this manifest: length and sha256
     /// (absent from format 1, which a build still reads to reuse passages).
     #[serde(default)]
-    pub files: super::files::FileTable,
+    pub(crate) files: super::files::FileTable,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Counts {
-    pub sources: usize,
-    pub documents: usize,
-    pub passages: usize,
-    pub entities: usize,
-    pub entity_links: usize,
-    pub terminology: usize,
+pub(crate) struct Counts {
+    pub(crate) sources: usize,
+    pub(crate) documents: usize,
+    pub(crate) passages: usize,
+    pub(crate) entities: usize,
+    pub(crate) entity_links: usize,
+    pub(crate) terminology: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Versions {
-    pub evident: String,
-    pub tantivy: String,
-    pub sqlite: String,
+pub(crate) struct Versions {
+    pub(crate) evident: String,
+    pub(crate) tantivy: String,
+    pub(crate) sqlite: String,
 }
 
 /// 2: `files` records each file's length and hash.
-pub const MANIFEST_FORMAT: u32 = 2;
+pub(crate) const MANIFEST_FORMAT: u32 = 2;
 
 impl Versions {
-    pub fn current() -> Self {
+    pub(crate) fn current() -> Self {
         Self {
             evident: env!("CARGO_PKG_VERSION").to_owned(),
             tantivy: tantivy::version().to_string(),
@@ -65,7 +65,7 @@ impl Versions {
 }
 
 impl Manifest {
-    pub fn read(path: &Path) -> Result<Self> {
+    pub(crate) fn read(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).at(path)?;
         serde_json::from_str(&text)
             .map_err(|e| Error::IndexCorrupt { path: path.to_owned(), reason: format!("manifest unreadable ({e})") })
@@ -73,7 +73,7 @@ impl Manifest {
 
     /// Refuses a generation this build cannot read: another manifest format or
     /// metadata schema (written by another version of evident, or altered).
-    pub fn check_readable(&self, path: &Path) -> Result<()> {
+    pub(crate) fn check_readable(&self, path: &Path) -> Result<()> {
         if self.format != MANIFEST_FORMAT || self.store_schema_version != crate::store::SCHEMA_VERSION {
             return Err(Error::IndexCorrupt {
                 path: path.to_owned(),
@@ -89,7 +89,7 @@ impl Manifest {
         Ok(())
     }
 
-    pub fn write(&self, path: &Path) -> Result<()> {
+    pub(crate) fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::IndexCorrupt { path: path.to_owned(), reason: e.to_string() })?;
         std::fs::write(path, text + "\n").at(path)
@@ -100,7 +100,7 @@ impl Manifest {
     /// own format does not matter, nor a store schema whose passages read the
     /// same: such a generation is not served, but its passages and vectors are
     /// as good as new.)
-    pub fn passages_reusable_with(&self, chunking: Chunking, default_language: &str) -> bool {
+    pub(crate) fn passages_reusable_with(&self, chunking: Chunking, default_language: &str) -> bool {
         crate::store::REUSABLE_SCHEMA_VERSIONS.contains(&self.store_schema_version)
             && self.chunking == chunking
             && self.default_language == default_language

@@ -9,7 +9,8 @@ mod layout;
 mod manifest;
 mod vectors;
 
-pub use build::{BuildOptions, BuildSummary, build};
-pub use files::{Damage, FileRecord, FileTable, check_lengths, verify};
-pub use layout::{Generation, IndexDir, MARKER_FILE};
-pub use manifest::Manifest;
+pub(crate) use build::BuildSummary;
+pub use build::{BuildOptions, build};
+pub(crate) use files::{Damage, check_lengths, verify};
+pub(crate) use layout::{Generation, IndexDir};
+pub(crate) use manifest::Manifest;

@@ -19,21 +19,21 @@ use crate::vector::{
 /// Points written to the store per call.
 const UPSERT_CHUNK: usize = 512;
 
-pub enum VectorOutcome {
+pub(crate) enum VectorOutcome {
     Built(VectorManifest),
     Skipped(String),
 }
 
-pub struct VectorInputs<'a> {
-    pub corpus: &'a Corpus,
-    pub passages: &'a [Vec<Passage>],
+pub(crate) struct VectorInputs<'a> {
+    pub(crate) corpus: &'a Corpus,
+    pub(crate) passages: &'a [Vec<Passage>],
     /// Documents whose passages were reused: their vectors may be copied.
-    pub reused_documents: &'a HashSet<String>,
-    pub previous: Option<(&'a Manifest, &'a Generation)>,
-    pub staging: &'a Path,
-    pub generation: &'a str,
+    pub(crate) reused_documents: &'a HashSet<String>,
+    pub(crate) previous: Option<(&'a Manifest, &'a Generation)>,
+    pub(crate) staging: &'a Path,
+    pub(crate) generation: &'a str,
     /// Where the previous generation's embedded store is copied to be read.
-    pub scratch: &'a Path,
+    pub(crate) scratch: &'a Path,
 }
 
 /// The text a passage is embedded as.
@@ -44,11 +44,11 @@ fn embedded_text(passage: &Passage, doc: &crate::corpus::Document, with_title: b
     }
 }
 
-pub fn server_collection(prefix: &str, generation: &str) -> String {
+pub(crate) fn server_collection(prefix: &str, generation: &str) -> String {
     format!("{prefix}-{generation}")
 }
 
-pub fn build_vectors(
+pub(crate) fn build_vectors(
     models_dir: &Path,
     inputs: &VectorInputs<'_>,
     progress: &dyn Fn(u64, u64),

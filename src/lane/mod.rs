@@ -9,9 +9,9 @@ mod filters;
 mod query;
 mod terms;
 
-pub use filters::Filters;
-pub use query::{ParsedQuery, SpellingVariant, parse_query};
-pub use terms::{KnownTerms, PassageTokens};
+pub(crate) use filters::Filters;
+pub(crate) use query::{ParsedQuery, SpellingVariant, parse_query};
+pub(crate) use terms::{KnownTerms, PassageTokens};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -25,11 +25,11 @@ pub enum Lane {
 }
 
 impl Lane {
-    pub const ALL: [Lane; 5] = [Lane::Exact, Lane::Lexical, Lane::Entity, Lane::Vector, Lane::Feedback];
+    pub(crate) const ALL: [Lane; 5] = [Lane::Exact, Lane::Lexical, Lane::Entity, Lane::Vector, Lane::Feedback];
     /// The names, in `ALL` order (the `lane` schema's choices).
-    pub const NAMES: [&'static str; 5] = crate::text::names_of!(Self::ALL, 5);
+    pub(crate) const NAMES: [&'static str; 5] = crate::text::names_of!(Self::ALL, 5);
 
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Lane::Exact => "exact",
             Lane::Lexical => "lexical",
@@ -42,7 +42,7 @@ impl Lane {
     /// The evidence a lane's finding is, for counting independent lanes: the
     /// feedback lane matches words as the lexical lane does (many of them the
     /// query's own), so the two finding one passage are one kind of evidence, not two.
-    pub const fn kind(self) -> Lane {
+    pub(crate) const fn kind(self) -> Lane {
         match self {
             Lane::Feedback => Lane::Lexical,
             other => other,
@@ -51,13 +51,13 @@ impl Lane {
 
     /// Whether a lane finds passages by association (meaning, or words the
     /// query does not hold) rather than by the query's own words, phrases or entities.
-    pub const fn associative(self) -> bool {
+    pub(crate) const fn associative(self) -> bool {
         matches!(self, Lane::Vector | Lane::Feedback)
     }
 }
 
 /// How many independent kinds of evidence (`Lane::kind`) the named lanes are; unknown names count once each.
-pub fn independent_lanes<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
+pub(crate) fn independent_lanes<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
     let mut kinds: Vec<Result<Lane, &str>> =
         names.into_iter().map(|name| name.parse::<Lane>().map(Lane::kind).map_err(|_| name)).collect();
     kinds.sort();
@@ -94,7 +94,7 @@ impl<K: Ord> LaneHits<K> {
     /// Builds a lane result from scored keys: best score first, ties by key
     /// (passage numbers follow id order), so the same index and query always
     /// give the same order.
-    pub fn from_scored(lane: Lane, mut scored: Vec<(K, f32)>) -> Self {
+    pub(crate) fn from_scored(lane: Lane, mut scored: Vec<(K, f32)>) -> Self {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let hits = scored
             .into_iter()

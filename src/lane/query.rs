@@ -2,35 +2,35 @@
 //! free text around them. Pure string handling; each lane analyses it its own way.
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ParsedQuery {
+pub(crate) struct ParsedQuery {
     /// Quoted spans, each required as a phrase.
-    pub phrases: Vec<String>,
+    pub(crate) phrases: Vec<String>,
     /// Everything outside quotes.
-    pub free_text: String,
+    pub(crate) free_text: String,
     /// Spellings the corpus holds of free-text words it lacks (filled by the
     /// searcher; see `lexical::variants`): the lexical lanes search them too.
-    pub variants: Vec<SpellingVariant>,
+    pub(crate) variants: Vec<SpellingVariant>,
 }
 
 /// A spelling of an asked word that the corpus holds, where the word itself occurs nowhere.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct SpellingVariant {
+pub(crate) struct SpellingVariant {
     /// The content word as asked.
-    pub asked: String,
+    pub(crate) asked: String,
     /// The spelling found: a word one orthographic edit away, or (for a long
     /// word) the index's own term two edits from its stem.
-    pub found: String,
+    pub(crate) found: String,
     /// The analyzer whose index holds it, and the term it holds.
-    pub analyzer: &'static str,
-    pub term: String,
+    pub(crate) analyzer: &'static str,
+    pub(crate) term: String,
     /// How many passages hold that term.
-    pub passages: u64,
+    pub(crate) passages: u64,
 }
 
 /// Splits out `"quoted phrases"` (straight or typographic quotes). An unpaired
 /// quote is ignored; every other character is left to the analyzers, which
 /// drop punctuation.
-pub fn parse_query(input: &str) -> ParsedQuery {
+pub(crate) fn parse_query(input: &str) -> ParsedQuery {
     let mut phrases = Vec::new();
     let mut free = String::new();
     let mut rest = input;

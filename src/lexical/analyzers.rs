@@ -7,16 +7,16 @@ use tantivy::tokenizer::{
 };
 
 /// Languages with their own stemming analyzer; anything else uses `plain`.
-pub const ANALYZED_LANGUAGES: &[&str] = &["en", "de", "fr"];
-pub const PLAIN: &str = "plain";
+pub(crate) const ANALYZED_LANGUAGES: &[&str] = &["en", "de", "fr"];
+pub(crate) const PLAIN: &str = "plain";
 
 /// The analyzer (and field suffix) used for a BCP-47 language code.
-pub fn analyzer_name(language: &str) -> &'static str {
+pub(crate) fn analyzer_name(language: &str) -> &'static str {
     let primary = language.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
     ANALYZED_LANGUAGES.iter().find(|l| **l == primary).copied().unwrap_or(PLAIN)
 }
 
-pub fn register(index: &Index) {
+pub(crate) fn register(index: &Index) {
     let manager = index.tokenizers();
     for (name, language) in [("en", Language::English), ("de", Language::German), ("fr", Language::French)] {
         manager.register(name, stemming(language));
@@ -32,10 +32,15 @@ static PROTOTYPES: std::sync::LazyLock<[TextAnalyzer; ANALYZERS]> = std::sync::L
 });
 
 /// The number of distinct analyzers (`analyzer_slot`'s range).
-pub const ANALYZERS: usize = 4;
+pub(crate) const ANALYZERS: usize = 4;
+
+/// The analyzers' names, in `analyzer_slot` order.
+pub(crate) const fn analyzer_names() -> [&'static str; ANALYZERS] {
+    ["en", "de", "fr", PLAIN]
+}
 
 /// Which of the analyzers `name` is, `0..ANALYZERS`.
-pub fn analyzer_slot(name: &str) -> usize {
+pub(crate) fn analyzer_slot(name: &str) -> usize {
     match name {
         "en" => 0,
         "de" => 1,
@@ -44,7 +49,7 @@ pub fn analyzer_slot(name: &str) -> usize {
     }
 }
 
-pub fn analyzer(name: &str) -> TextAnalyzer {
+pub(crate) fn analyzer(name: &str) -> TextAnalyzer {
     PROTOTYPES[analyzer_slot(name)].clone()
 }
 

@@ -49,7 +49,7 @@ fn add_filters(tdoc: &mut TantivyDocument, fields: &LexicalFields, doc: &crate::
 /// title and all its passages' text in one text field (a document has one
 /// title, unlike passages, which share theirs: it is part of the document's
 /// text), every passage number in `no`, and its term counts stored for feedback.
-pub fn write_documents(dir: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> Result<()> {
+pub(crate) fn write_documents(dir: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> Result<()> {
     let (writer, fields) = create(dir)?;
     let (Some(analyzer_field), Some(terms_field)) = (fields.analyzer, fields.terms) else {
         return Err(Error::IndexCorrupt { path: dir.to_owned(), reason: "document schema is missing fields".into() });
@@ -80,7 +80,12 @@ pub fn write_documents(dir: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -
     finish(writer)
 }
 
-pub fn write_lexical(dir: &Path, corpus: &Corpus, passages: &[Vec<Passage>], progress: &dyn Fn(u64)) -> Result<()> {
+pub(crate) fn write_lexical(
+    dir: &Path,
+    corpus: &Corpus,
+    passages: &[Vec<Passage>],
+    progress: &dyn Fn(u64),
+) -> Result<()> {
     let (writer, fields) = create(dir)?;
     for (doc, doc_passages) in corpus.documents.iter().zip(passages) {
         let analyzer = analyzer_name(&doc.language);

@@ -30,7 +30,7 @@ use tantivy::directory::{
 };
 
 #[derive(Debug, Clone)]
-pub struct ReadOnlyDirectory {
+pub(crate) struct ReadOnlyDirectory {
     root: PathBuf,
     /// Bytes that may still be read whole at open.
     budget: Arc<AtomicUsize>,
@@ -38,7 +38,7 @@ pub struct ReadOnlyDirectory {
 
 impl ReadOnlyDirectory {
     /// A directory holding at most `resident_budget` bytes of its files in memory.
-    pub fn new(root: &Path, resident_budget: usize) -> Self {
+    pub(crate) fn new(root: &Path, resident_budget: usize) -> Self {
         Self { root: root.to_owned(), budget: Arc::new(AtomicUsize::new(resident_budget)) }
     }
 
@@ -49,7 +49,7 @@ impl ReadOnlyDirectory {
 }
 
 /// Largest file held in memory (see the module comment).
-pub const RESIDENT_MAX_BYTES: usize = 64 << 20;
+pub(crate) const RESIDENT_MAX_BYTES: usize = 64 << 20;
 
 /// Whether a file of this name and length is read whole at open.
 fn resident(path: &Path, len: usize) -> bool {

@@ -10,16 +10,16 @@
 use std::collections::BTreeMap;
 
 /// Documents read for feedback: the best of the query's first ranking.
-pub const FEEDBACK_DOCUMENTS: usize = 10;
+pub(crate) const FEEDBACK_DOCUMENTS: usize = 10;
 /// Words the feedback adds (RM3's usual 10–20; the more found here, the better on both collections).
-pub const FEEDBACK_TERMS: usize = 20;
+pub(crate) const FEEDBACK_TERMS: usize = 20;
 /// The query's own share of the expanded query's weight (RM3's usual λ).
-pub const ORIGINAL_WEIGHT: f64 = 0.5;
+pub(crate) const ORIGINAL_WEIGHT: f64 = 0.5;
 
 /// One document's analysed term counts, as the document index stores them:
 /// `term\tcount` lines in term order (a term never holds a tab or a line
 /// break: the analyzers split on both).
-pub fn encode_counts(counts: &BTreeMap<String, u32>) -> String {
+pub(crate) fn encode_counts(counts: &BTreeMap<String, u32>) -> String {
     let mut out = String::new();
     for (term, count) in counts {
         out.push_str(term);
@@ -32,7 +32,7 @@ pub fn encode_counts(counts: &BTreeMap<String, u32>) -> String {
 
 /// The counts of `encode_counts`' text; malformed lines are skipped (a
 /// generation is written by this code, so there are none).
-pub fn decode_counts(text: &str) -> Vec<(&str, u32)> {
+pub(crate) fn decode_counts(text: &str) -> Vec<(&str, u32)> {
     text.lines()
         .filter_map(|line| {
             let (term, count) = line.split_once('\t')?;
@@ -42,10 +42,10 @@ pub fn decode_counts(text: &str) -> Vec<(&str, u32)> {
 }
 
 /// A feedback document: its score for the query, its analyzer and its term counts.
-pub struct FeedbackDocument<'a> {
-    pub score: f32,
-    pub analyzer: &'static str,
-    pub counts: Vec<(&'a str, u32)>,
+pub(crate) struct FeedbackDocument<'a> {
+    pub(crate) score: f32,
+    pub(crate) analyzer: &'static str,
+    pub(crate) counts: Vec<(&'a str, u32)>,
 }
 
 /// The expanded query: `(analyzer, term, weight)`, weights summing to 1 —
@@ -54,7 +54,7 @@ pub struct FeedbackDocument<'a> {
 /// P(w | R) = Σ_d P(d | q) · c(w, d) / |d|, with P(d | q) ∝ exp(score_d) (the
 /// scores are log-scale). Sorted by analyzer and term; ties in weight are
 /// broken by analyzer and term, so the same documents give the same terms.
-pub fn expand(
+pub(crate) fn expand(
     query_terms: &[(&'static str, String)],
     documents: &[FeedbackDocument<'_>],
 ) -> Vec<(&'static str, String, f32)> {

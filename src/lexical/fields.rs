@@ -10,28 +10,28 @@ use tantivy::schema::{
 use super::analyzers::{ANALYZED_LANGUAGES, PLAIN};
 
 #[derive(Debug, Clone)]
-pub struct LexicalFields {
+pub(crate) struct LexicalFields {
     /// The passage's number (`PassageNo`): a fast field, so a hit's number is
     /// read from a column rather than from the stored document. In the document
     /// index it holds every passage number of the document.
-    pub no: Field,
-    pub document_id: Field,
-    pub work: Field,
-    pub language: Field,
-    pub year: Field,
+    pub(crate) no: Field,
+    pub(crate) document_id: Field,
+    pub(crate) work: Field,
+    pub(crate) language: Field,
+    pub(crate) year: Field,
     /// analyzer name → passage text field
-    pub text: BTreeMap<&'static str, Field>,
+    pub(crate) text: BTreeMap<&'static str, Field>,
     /// analyzer name → document title field
-    pub title: BTreeMap<&'static str, Field>,
+    pub(crate) title: BTreeMap<&'static str, Field>,
     /// Document index only (stored, not searched): the analyzer of the
     /// document and its term counts (`feedback::TermCounts`), read for the
     /// feedback documents of a query. Absent from generations built before it.
-    pub analyzer: Option<Field>,
-    pub terms: Option<Field>,
+    pub(crate) analyzer: Option<Field>,
+    pub(crate) terms: Option<Field>,
 }
 
 /// The name of the passage-number field (fast-field columns are read by name).
-pub const NO_FIELD: &str = "no";
+pub(crate) const NO_FIELD: &str = "no";
 const ANALYZER_FIELD: &str = "analyzer";
 const TERMS_FIELD: &str = "terms";
 
@@ -39,7 +39,7 @@ fn analyzers() -> impl Iterator<Item = &'static str> {
     ANALYZED_LANGUAGES.iter().copied().chain(std::iter::once(PLAIN))
 }
 
-pub fn schema() -> Schema {
+pub(crate) fn schema() -> Schema {
     let mut builder = Schema::builder();
     builder.add_u64_field(NO_FIELD, INDEXED | FAST);
     builder.add_text_field("document_id", STRING);
@@ -60,7 +60,7 @@ pub fn schema() -> Schema {
 }
 
 impl LexicalFields {
-    pub fn from_schema(schema: &Schema) -> Option<Self> {
+    pub(crate) fn from_schema(schema: &Schema) -> Option<Self> {
         let field = |name: &str| schema.get_field(name).ok();
         let mut text = BTreeMap::new();
         let mut title = BTreeMap::new();

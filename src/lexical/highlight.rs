@@ -7,13 +7,6 @@ use tantivy::tokenizer::{SimpleTokenizer, TextAnalyzer, TokenStream, Tokenizer};
 
 use super::analyzers::{ANALYZERS, analyzer, analyzer_name, analyzer_slot};
 
-pub fn highlight(text: &str, language: &str, terms: &[String]) -> Vec<(usize, usize)> {
-    if terms.is_empty() {
-        return Vec::new();
-    }
-    analyse_passage(text, language, terms).0
-}
-
 /// Words kept per analyzer and thread before the memo starts afresh.
 const MEMO_WORDS: usize = 100_000;
 
@@ -30,7 +23,7 @@ thread_local! {
 /// passage's token set only counts references.
 type Memo = FxHashMap<Box<str>, Option<Arc<str>>>;
 
-pub use crate::lane::{KnownTerms, PassageTokens};
+pub(crate) use crate::lane::{KnownTerms, PassageTokens};
 
 /// The analyzer's term for one word (the analyzers' tokenizer would find just that word in it).
 fn analyse_word(analyzer: &mut TextAnalyzer, word: &str) -> Option<Arc<str>> {
@@ -42,7 +35,7 @@ fn analyse_word(analyzer: &mut TextAnalyzer, word: &str) -> Option<Arc<str>> {
 /// (sorted), and every analysed token of the passage — so coverage can ask
 /// "does this passage hold that word?" without analysing the passage again.
 /// The same result as running the language's analyzer over the text.
-pub fn analyse_passage(text: &str, language: &str, terms: &[String]) -> (Vec<(usize, usize)>, PassageTokens) {
+pub(crate) fn analyse_passage(text: &str, language: &str, terms: &[String]) -> (Vec<(usize, usize)>, PassageTokens) {
     let name = analyzer_name(language);
     let mut ranges = Vec::new();
     let mut tokens = PassageTokens::default();
@@ -124,7 +117,7 @@ mod tests {
     fn highlights_inflected_forms() {
         let terms = vec!["select".to_owned()];
         let text = "Natural Selection selects.";
-        let ranges = super::highlight(text, "en", &terms);
+        let ranges = super::analyse_passage(text, "en", &terms).0;
         let words: Vec<&str> = ranges.iter().map(|(s, e)| &text[*s..*e]).collect();
         assert_eq!(words, vec!["Selection", "selects"]);
     }

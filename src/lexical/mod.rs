@@ -13,11 +13,11 @@ mod occurrences;
 mod query;
 mod variants;
 
-pub use analyzers::{ANALYZED_LANGUAGES, analyzer_name};
-pub use build::{write_documents, write_lexical};
-pub use highlight::{KnownTerms, PassageTokens, analyse_passage, highlight};
-pub use occurrences::{Occurrences, Returned};
-pub use query::analyzed_terms;
+pub(crate) use analyzers::{ANALYZERS, analyzer_name, analyzer_names, analyzer_slot};
+pub(crate) use build::{write_documents, write_lexical};
+pub(crate) use highlight::{KnownTerms, analyse_passage};
+pub(crate) use occurrences::{Occurrences, Returned};
+pub(crate) use query::{analyzed_terms, word_terms};
 
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
@@ -84,7 +84,7 @@ impl Part {
 /// Passages per requested document the feedback lane reads to find each document's best passage.
 const REPRESENTATIVE_POOL: usize = 4;
 
-pub struct LexicalIndex {
+pub(crate) struct LexicalIndex {
     passages: Part,
     /// The feedback lane's document index; `None` in generations built before it.
     documents: Option<Part>,
@@ -93,7 +93,7 @@ pub struct LexicalIndex {
 impl LexicalIndex {
     /// Opens the passage index in `dir` and the document index in `documents`
     /// (a generation built before the feedback lane has none: that lane then finds nothing).
-    pub fn open(dir: &std::path::Path, documents: &std::path::Path) -> Result<Self> {
+    pub(crate) fn open(dir: &std::path::Path, documents: &std::path::Path) -> Result<Self> {
         let passages = Part::open(dir, "lexical index", PASSAGE_INDEX_RESIDENT)?;
         let documents = if documents.exists() {
             let part = Part::open(documents, "document index", DOCUMENT_INDEX_RESIDENT)?;
@@ -115,7 +115,7 @@ impl LexicalIndex {
 
     /// Ranks passages for `query` by BM25; at most `depth` hits, only among
     /// `allowed` passage ids when given.
-    pub fn search(
+    pub(crate) fn search(
         &self,
         query: &ParsedQuery,
         filters: &Filters,
@@ -136,7 +136,7 @@ impl LexicalIndex {
     }
 
     /// Whether the generation has the feedback lane's document index.
-    pub fn has_documents(&self) -> bool {
+    pub(crate) fn has_documents(&self) -> bool {
         self.documents.is_some()
     }
 
@@ -146,7 +146,7 @@ impl LexicalIndex {
     /// best for the expanded query among the top `REPRESENTATIVE_POOL` × depth
     /// (ties: the lower number; none there: its first passage) and ranked at
     /// its document's score.
-    pub fn feedback_search(
+    pub(crate) fn feedback_search(
         &self,
         query: &ParsedQuery,
         filters: &Filters,
@@ -228,7 +228,7 @@ impl LexicalIndex {
 
     /// Which of the query's terms each returned passage holds and where their
     /// words are in its text (see `occurrences`), in the order given.
-    pub fn occurrences<'t>(
+    pub(crate) fn occurrences<'t>(
         &self,
         passages: &[Returned<'_>],
         terms_for: impl Fn(&'static str) -> &'t [String],
@@ -240,7 +240,7 @@ impl LexicalIndex {
     /// How many passages contain `word` (as their language's analyzer reduces
     /// it), in the language where it is most frequent; 0 when it occurs
     /// nowhere or every analyzer drops it.
-    pub fn passages_with(&self, word: &str) -> u64 {
+    pub(crate) fn passages_with(&self, word: &str) -> u64 {
         let searcher = self.passages.reader.searcher();
         let mut most = 0;
         for (name, field) in &self.passages.fields.text {
@@ -259,7 +259,7 @@ impl LexicalIndex {
     /// asked in: an English "whales" is no spelling of German "Wale"), or
     /// under every analyzer when the word is the only one. A stop word of any
     /// analyzer is no content word ("there" is not a spelling of "three").
-    pub fn spelling_variants(&self, words: &[String]) -> Vec<SpellingVariant> {
+    pub(crate) fn spelling_variants(&self, words: &[String]) -> Vec<SpellingVariant> {
         let searcher = self.passages.reader.searcher();
         let fields: Vec<(&'static str, Field)> =
             self.passages.fields.text.iter().map(|(name, field)| (*name, *field)).collect();

@@ -23,9 +23,9 @@ use crate::passage::PassageNo;
 /// What a passage holds of a query: the terms it contains among those asked
 /// about, and the byte ranges of their words in its text (sorted).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Occurrences {
-    pub known: KnownTerms,
-    pub highlights: Vec<(usize, usize)>,
+pub(crate) struct Occurrences {
+    pub(crate) known: KnownTerms,
+    pub(crate) highlights: Vec<(usize, usize)>,
 }
 
 /// Of one passage found in the index: the asked terms it holds, and their positions.
@@ -33,10 +33,10 @@ type Found = (Vec<Arc<str>>, Vec<u32>);
 
 /// A returned passage: its number, text and language.
 #[derive(Debug, Clone, Copy)]
-pub struct Returned<'a> {
-    pub no: PassageNo,
-    pub text: &'a str,
-    pub language: &'a str,
+pub(crate) struct Returned<'a> {
+    pub(crate) no: PassageNo,
+    pub(crate) text: &'a str,
+    pub(crate) language: &'a str,
 }
 
 /// The occurrences in each of `passages` of the terms `terms_for` gives for
@@ -45,7 +45,7 @@ pub struct Returned<'a> {
 /// passage's text is indexed in its own language's field (`write_lexical`).
 /// Each term's postings are read once per segment and walked in document
 /// order across the passages.
-pub fn occurrences<'t>(
+pub(crate) fn occurrences<'t>(
     searcher: &Searcher,
     fields: &LexicalFields,
     passages: &[Returned<'_>],

@@ -29,13 +29,21 @@ pub(super) fn analyze(analyzer_name: &str, text: &str) -> Vec<(usize, String)> {
     out
 }
 
-pub fn analyzed_terms(query: &ParsedQuery, language: &str) -> Vec<String> {
+pub(crate) fn analyzed_terms(query: &ParsedQuery, language: &str) -> Vec<String> {
     let name = analyzer_name(language);
     let mut terms: Vec<String> = std::iter::once(query.free_text.as_str())
         .chain(query.phrases.iter().map(String::as_str))
         .flat_map(|text| analyze(name, text).into_iter().map(|(_, t)| t))
         .chain(variant_terms(query, name).map(str::to_owned))
         .collect();
+    terms.sort();
+    terms.dedup();
+    terms
+}
+
+/// The terms analyzer `name` makes of one word, sorted (empty: it drops the word).
+pub(crate) fn word_terms(name: &str, word: &str) -> Vec<String> {
+    let mut terms: Vec<String> = analyze(name, word).into_iter().map(|(_, t)| t).collect();
     terms.sort();
     terms.dedup();
     terms
@@ -71,7 +79,7 @@ const LANGUAGE_SHARE: f64 = 0.1;
 /// often as the best one's: BM25 statistics are per field, so an English query
 /// would otherwise rank first the few German passages that quote English words
 /// (rare there, so high IDF).
-pub fn plausible_languages(
+pub(crate) fn plausible_languages(
     searcher: &Searcher,
     fields: &LexicalFields,
     query: &ParsedQuery,
@@ -101,7 +109,7 @@ pub fn plausible_languages(
     occurrences.into_iter().filter(|(_, n)| *n >= best * LANGUAGE_SHARE).map(|(name, _)| name).collect()
 }
 
-pub fn build(
+pub(crate) fn build(
     fields: &LexicalFields,
     query: &ParsedQuery,
     filters: &Filters,

@@ -14,30 +14,30 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::surface::registry::ToolSpec;
 
-pub struct Admission {
+pub(crate) struct Admission {
     // tokio's semaphore queues waiters in arrival order.
     gate: Arc<Semaphore>,
 }
 
 /// How many searches run at once on a machine with `cores` cores.
-pub fn slots_for(cores: usize) -> usize {
+pub(crate) fn slots_for(cores: usize) -> usize {
     (cores + 1).max(2)
 }
 
 /// How many searches run at once on this machine.
-pub fn default_slots() -> usize {
+pub(crate) fn default_slots() -> usize {
     slots_for(std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 impl Admission {
-    pub fn with_slots(slots: usize) -> Self {
+    pub(crate) fn with_slots(slots: usize) -> Self {
         Self { gate: Arc::new(Semaphore::new(slots.max(1))) }
     }
 
     /// Waits for this call's turn if the tool searches. The permit lives as
     /// long as the call's work, which may outlast its timeout (blocking work
     /// cannot be cancelled): a slot is free only when the CPU is.
-    pub async fn admit(&self, spec: &ToolSpec) -> Option<OwnedSemaphorePermit> {
+    pub(crate) async fn admit(&self, spec: &ToolSpec) -> Option<OwnedSemaphorePermit> {
         if !spec.searches {
             return None;
         }

@@ -3,41 +3,38 @@
 //! at once (environment overrides read once at start-up).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::surface::MAX_RESPONSE_BUDGET;
 use crate::surface::registry::{TOOLS, ToolSpec};
 
 /// Comma-separated tool names to hide; an empty value shows every tool.
-pub const HIDDEN_TOOLS_VARIABLE: &str = "EVIDENT_HIDDEN_TOOLS";
+pub(crate) const HIDDEN_TOOLS_VARIABLE: &str = "EVIDENT_HIDDEN_TOOLS";
 /// Prefix of the per-tool timeout overrides, e.g. `EVIDENT_TIMEOUT_SEARCH_PASSAGES=5` (seconds).
-pub const TIMEOUT_VARIABLE_PREFIX: &str = "EVIDENT_TIMEOUT_";
+pub(crate) const TIMEOUT_VARIABLE_PREFIX: &str = "EVIDENT_TIMEOUT_";
 /// How many searching calls run at once (default: one more than the cores, at least two).
-pub const SEARCH_SLOTS_VARIABLE: &str = "EVIDENT_SEARCH_SLOTS";
+pub(crate) const SEARCH_SLOTS_VARIABLE: &str = "EVIDENT_SEARCH_SLOTS";
 
 #[derive(Debug, Clone)]
-pub struct ServeConfig {
-    pub index: PathBuf,
-    pub models_dir: Option<PathBuf>,
+pub(crate) struct ServeConfig {
     /// Most bytes of any response (calls with default sizes get less: `surface::DEFAULT_RESPONSE_BUDGET`).
-    pub response_budget: usize,
+    pub(crate) response_budget: usize,
     /// Tools hidden from `tools/list` (still callable).
-    pub hidden: BTreeSet<String>,
+    pub(crate) hidden: BTreeSet<String>,
     /// Where the query log goes; `None` turns telemetry off.
-    pub telemetry: Option<PathBuf>,
+    pub(crate) telemetry: Option<PathBuf>,
     /// Each tool's time limit: the registry's, or `EVIDENT_TIMEOUT_<TOOL>` read at start-up.
     timeouts: BTreeMap<&'static str, Duration>,
     /// How many searching calls run at once (`mcp::admission`).
-    pub search_slots: usize,
+    pub(crate) search_slots: usize,
 }
 
 impl ServeConfig {
-    pub fn new(index: PathBuf, models_dir: Option<PathBuf>) -> Self {
+    /// The configuration of a server of the index at `index`: its query log beside it.
+    pub(crate) fn new(index: &Path) -> Self {
         Self {
-            telemetry: Some(crate::telemetry::default_path(&index)),
-            index,
-            models_dir,
+            telemetry: Some(crate::telemetry::default_path(index)),
             response_budget: MAX_RESPONSE_BUDGET,
             hidden: hidden_from_env(std::env::var(HIDDEN_TOOLS_VARIABLE).ok().as_deref()),
             timeouts: TOOLS
@@ -52,12 +49,12 @@ impl ServeConfig {
     }
 
     /// The tool's time limit, as configured at start-up.
-    pub fn timeout(&self, spec: &ToolSpec) -> Duration {
+    pub(crate) fn timeout(&self, spec: &ToolSpec) -> Duration {
         self.timeouts.get(spec.name).copied().unwrap_or(Duration::from_secs(spec.timeout_secs))
     }
 
     /// The tools `tools/list` shows, in registry order.
-    pub fn listed(&self) -> impl Iterator<Item = &'static ToolSpec> + '_ {
+    pub(crate) fn listed(&self) -> impl Iterator<Item = &'static ToolSpec> + '_ {
         TOOLS.iter().filter(|t| !self.hidden.contains(t.name))
     }
 }
@@ -71,7 +68,7 @@ fn search_slots_from(value: Option<&str>) -> usize {
 }
 
 /// The hidden set: the registry's default, unless the variable is set.
-pub fn hidden_from_env(value: Option<&str>) -> BTreeSet<String> {
+pub(crate) fn hidden_from_env(value: Option<&str>) -> BTreeSet<String> {
     match value {
         None => TOOLS.iter().filter(|t| t.hidden).map(|t| t.name.to_owned()).collect(),
         Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect(),

@@ -21,14 +21,14 @@ use tokio::sync::mpsc;
 
 /// Longest frame accepted (rmcp's own limit is 16 MiB; tool arguments are
 /// bounded far below this by the parameter limits).
-pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 const PARSE_ERROR: i64 = -32700;
 const INVALID_PARAMS: i64 = -32602;
 
 /// What the gate does with one line.
 #[derive(Debug, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Hand the line to rmcp.
     Forward,
     /// Answer it here with this JSON-RPC error response.
@@ -42,12 +42,12 @@ fn error_response(id: Value, code: i64, message: &str) -> Value {
 }
 
 /// The answer to a message that is not one valid JSON value (also over HTTP).
-pub fn not_json() -> Value {
+pub(crate) fn not_json() -> Value {
     error_response(Value::Null, PARSE_ERROR, "parse error: the message is not one valid JSON value")
 }
 
 /// Decides what to do with one line (without its newline).
-pub fn judge(line: &[u8]) -> Verdict {
+pub(crate) fn judge(line: &[u8]) -> Verdict {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Verdict::Skip;
@@ -96,7 +96,7 @@ fn tools_call_problem(message: &Value) -> Option<(Value, &'static str)> {
 /// Wires `input` → gate → rmcp and rmcp → `output`, returning the reader and
 /// writer rmcp should serve on. The tasks end when `input` ends and rmcp has
 /// closed its side.
-pub fn gate<I, O>(
+pub(crate) fn gate<I, O>(
     input: I,
     output: O,
 ) -> (tokio::io::DuplexStream, tokio::io::DuplexStream, tokio::task::JoinHandle<()>)

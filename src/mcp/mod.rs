@@ -6,12 +6,12 @@
 mod admission;
 mod config;
 mod frames;
-pub mod http;
+pub(crate) mod http;
 mod prompt;
 mod resources;
 mod selftest;
 mod server;
 
-pub use config::ServeConfig;
-pub use selftest::{self_test, self_test_against};
-pub use server::{Caller, EvidentServer, serve};
+pub(crate) use config::ServeConfig;
+pub(crate) use selftest::self_test;
+pub(crate) use server::{EvidentServer, serve};

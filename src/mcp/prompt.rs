@@ -1,10 +1,10 @@
 //! The `quick_start` prompt: the intended workflow, for an agent new to evident.
 
-pub const NAME: &str = "quick_start";
-pub const DESCRIPTION: &str = "How to research a question with evident: resolve the concept, find evidence, read \
+pub(crate) const NAME: &str = "quick_start";
+pub(crate) const DESCRIPTION: &str = "How to research a question with evident: resolve the concept, find evidence, read \
     it in context, trace its source, and respect the evidence_state.";
 
-pub fn text(topic: Option<&str>) -> String {
+pub(crate) fn text(topic: Option<&str>) -> String {
     let topic = topic.map(str::trim).filter(|t| !t.is_empty());
     let opening = match topic {
         Some(topic) => format!("You are researching \"{topic}\" with evident."),

@@ -6,10 +6,10 @@ use serde_json::{Value, json};
 use crate::contract::{CONTRACT_VERSION, contract_bytes};
 use crate::tools::IndexHandle;
 
-pub const STATUS_URI: &str = "evident://status";
-pub const CONTRACT_URI: &str = "evident://contract";
+pub(crate) const STATUS_URI: &str = "evident://status";
+pub(crate) const CONTRACT_URI: &str = "evident://contract";
 
-pub fn status(handle: &IndexHandle) -> Value {
+pub(crate) fn status(handle: &IndexHandle) -> Value {
     match handle.get() {
         Ok(index) => {
             let m = &index.searcher.manifest;
@@ -43,6 +43,6 @@ pub fn status(handle: &IndexHandle) -> Value {
     }
 }
 
-pub fn contract() -> String {
+pub(crate) fn contract() -> String {
     contract_bytes()
 }

@@ -8,12 +8,12 @@ use crate::contract::{EMBEDDED_CONTRACT, check_cap, tool_entry};
 use crate::surface::registry::default_visible;
 
 /// Why the server must not start, if it must not.
-pub fn self_test() -> Result<(), String> {
+pub(crate) fn self_test() -> Result<(), String> {
     self_test_against(EMBEDDED_CONTRACT)
 }
 
 /// The self-test against a given contract text.
-pub fn self_test_against(contract_text: &str) -> Result<(), String> {
+pub(crate) fn self_test_against(contract_text: &str) -> Result<(), String> {
     check_cap().map_err(|e| e.to_string())?;
     let contract: Value = serde_json::from_str(contract_text).map_err(|e| {
         format!("the embedded contract is not valid JSON ({e}); run `evident contract write` and rebuild")

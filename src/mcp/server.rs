@@ -27,7 +27,7 @@ use crate::telemetry::{CallRecord, Telemetry, digest};
 use crate::tools::{self as dispatch, IndexHandle};
 
 /// The protocol revisions evident implements (structured tool output needs 2025-06-18 or later).
-pub const PROTOCOL_VERSIONS: &[ProtocolVersion] =
+pub(crate) const PROTOCOL_VERSIONS: &[ProtocolVersion] =
     &[ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];
 
 const INSTRUCTIONS: &str = "evident gives structured evidence from a fixed corpus: real passages with provenance, \
@@ -46,10 +46,10 @@ struct Inner {
 /// server takes no tokens). The HTTP gate puts it in the request's
 /// extensions; the query log records it, never the token.
 #[derive(Debug, Clone)]
-pub struct Caller(pub Option<String>);
+pub(crate) struct Caller(pub Option<String>);
 
 #[derive(Clone)]
-pub struct EvidentServer {
+pub(crate) struct EvidentServer {
     inner: Arc<Inner>,
 }
 
@@ -69,7 +69,7 @@ fn to_tool(spec: &ToolSpec) -> Tool {
 }
 
 impl EvidentServer {
-    pub fn new(index: IndexHandle, config: ServeConfig) -> Self {
+    pub(crate) fn new(index: IndexHandle, config: ServeConfig) -> Self {
         let tools = config.listed().map(to_tool).collect();
         let telemetry = config.telemetry.as_deref().and_then(Telemetry::start);
         let admission = Admission::with_slots(config.search_slots);
@@ -77,7 +77,7 @@ impl EvidentServer {
     }
 
     /// The served generation and the vector lane's state (`None`: no readable generation).
-    pub async fn serving_state(&self) -> Option<(String, &'static str)> {
+    pub(crate) async fn serving_state(&self) -> Option<(String, &'static str)> {
         let inner = Arc::clone(&self.inner);
         tokio::task::spawn_blocking(move || {
             let index = inner.index.get().ok()?;
@@ -89,7 +89,7 @@ impl EvidentServer {
     }
 
     /// Runs one call to completion: the structured content, or a catalogued error.
-    pub async fn call(
+    pub(crate) async fn call(
         &self,
         name: &str,
         arguments: Option<&serde_json::Map<String, Value>>,
@@ -296,7 +296,7 @@ impl ServerHandler for EvidentServer {
 
 /// Serves MCP on stdin/stdout until the client closes the stream. Every
 /// line passes the frame gate first (`frames`), so damaged frames are answered.
-pub async fn serve(server: EvidentServer) -> Result<(), String> {
+pub(crate) async fn serve(server: EvidentServer) -> Result<(), String> {
     let (reader, writer, gate) = super::frames::gate(tokio::io::stdin(), std::io::stdout());
     let running = server.serve((reader, writer)).await.map_err(|e| format!("MCP handshake failed: {e}"))?;
     running.waiting().await.map_err(|e| format!("MCP server stopped: {e}"))?;

@@ -10,7 +10,7 @@ use unicode_normalization::UnicodeNormalization;
 const RUNNING_ZONE: usize = 2;
 
 /// NFC, ligatures spelled out, soft hyphens dropped, odd spaces made plain.
-pub fn normalize(line: &str) -> String {
+pub(crate) fn normalize(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     for c in line.nfc() {
         match c {
@@ -36,7 +36,7 @@ pub fn normalize(line: &str) -> String {
 /// A line `heading` accepts (set in larger type) is never running: a document
 /// that opens every page with a numbered heading keeps its headings.
 /// Returns how many lines went.
-pub fn strip_running_lines<L: AsRef<str>>(pages: &mut [Vec<L>], heading: impl Fn(&L) -> bool) -> usize {
+pub(crate) fn strip_running_lines<L: AsRef<str>>(pages: &mut [Vec<L>], heading: impl Fn(&L) -> bool) -> usize {
     let with_text = pages.iter().filter(|p| !p.is_empty()).count();
     let mut top: HashMap<String, usize> = HashMap::new();
     let mut bottom: HashMap<String, usize> = HashMap::new();
@@ -156,13 +156,13 @@ fn is_page_number(line: &str) -> bool {
 /// hyphen stays where the document writes the hyphenated form elsewhere, or
 /// where the next part starts with a capital ("Anglo-Saxon"); otherwise it was
 /// the typesetter's and goes.
-pub struct Dehyphenator {
+pub(crate) struct Dehyphenator {
     /// Words the document writes whole (lower case), with and without hyphens.
     words: HashSet<String>,
 }
 
 impl Dehyphenator {
-    pub fn new<'a>(lines: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new<'a>(lines: impl IntoIterator<Item = &'a str>) -> Self {
         let mut words = HashSet::new();
         for line in lines {
             for word in line.split(|c: char| !(c.is_alphanumeric() || c == '-')) {
@@ -177,7 +177,7 @@ impl Dehyphenator {
 
     /// Whether `line`, ending in a hyphen, breaks a word that `next` completes;
     /// and if so, whether the hyphen belongs to the word.
-    pub fn join(&self, line: &str, next: &str) -> Option<KeepHyphen> {
+    pub(crate) fn join(&self, line: &str, next: &str) -> Option<KeepHyphen> {
         let head = line.strip_suffix('-')?;
         let before = head.chars().next_back()?;
         if !before.is_alphabetic() {
@@ -206,7 +206,7 @@ impl Dehyphenator {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KeepHyphen(pub bool);
+pub(crate) struct KeepHyphen(pub bool);
 
 #[cfg(test)]
 mod tests {

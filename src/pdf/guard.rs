@@ -11,18 +11,18 @@ use std::time::{Duration, Instant};
 use super::{Extracted, ReadFailure};
 
 /// The hidden subcommand the child runs.
-pub const SUBCOMMAND: &str = "extract-pdf";
+pub(crate) const SUBCOMMAND: &str = "extract-pdf";
 
 /// How long and how much memory one PDF may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Bounds {
-    pub time: Duration,
-    pub memory_bytes: u64,
+pub(crate) struct Bounds {
+    pub(crate) time: Duration,
+    pub(crate) memory_bytes: u64,
 }
 
 /// Reads `path` under `bounds`: in a child `evident` where this process is one,
 /// else (a library user, a test binary) in this process without the bounds.
-pub fn read_bounded(path: &Path, bounds: Bounds) -> Result<Extracted, ReadFailure> {
+pub(crate) fn read_bounded(path: &Path, bounds: Bounds) -> Result<Extracted, ReadFailure> {
     match evident_executable() {
         Some(exe) => read_in_child(&exe, path, bounds),
         None => super::read_file(path),
@@ -87,7 +87,7 @@ fn limit_memory(_bytes: u64) -> std::io::Result<()> {
 }
 
 /// The child's side: bound its own memory, read the PDF and print the outcome as JSON on stdout.
-pub fn run_child(path: &Path, memory_bytes: Option<u64>) -> std::io::Result<()> {
+pub(crate) fn run_child(path: &Path, memory_bytes: Option<u64>) -> std::io::Result<()> {
     if let Some(bytes) = memory_bytes {
         limit_memory(bytes)?;
     }

@@ -8,19 +8,19 @@
 
 /// A word on the page: its box in PDF user space (y grows upwards) and its text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WordBox {
-    pub x: f32,
-    pub y: f32,
-    pub width: f32,
-    pub height: f32,
-    pub text: String,
+pub(crate) struct WordBox {
+    pub(crate) x: f32,
+    pub(crate) y: f32,
+    pub(crate) width: f32,
+    pub(crate) height: f32,
+    pub(crate) text: String,
 }
 
 /// A line of the page in reading order; `size` is its words' median height.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Line {
-    pub text: String,
-    pub size: f32,
+    pub(crate) text: String,
+    pub(crate) size: f32,
 }
 
 /// A gutter is at least this share of the text size wide (inter-word spaces
@@ -32,7 +32,7 @@ const GUTTER_SHARE: f32 = 0.8;
 const COLUMN_LINES: usize = 3;
 
 /// Orders a page's words into lines in reading order.
-pub fn lines(words: &[WordBox]) -> Vec<Line> {
+pub(crate) fn lines(words: &[WordBox]) -> Vec<Line> {
     let mut boxes: Vec<&WordBox> = words.iter().filter(|w| !w.text.trim().is_empty() && w.height > 0.0).collect();
     if boxes.is_empty() {
         return Vec::new();

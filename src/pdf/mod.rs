@@ -5,19 +5,19 @@
 //! module never touches an index.
 
 mod clean;
-pub mod guard;
+pub(crate) mod guard;
 mod layout;
 mod sections;
 
 use std::path::Path;
 
-pub use layout::Line;
+pub(crate) use layout::Line;
 use sections::LineStart;
-pub use sections::Section;
+pub(crate) use sections::Section;
 
 /// The extractor and its version, recorded in every PDF's provenance (a unit
 /// test keeps it equal to Cargo.lock's).
-pub const EXTRACTOR: &str = "pdf_oxide 0.3.78";
+pub(crate) const EXTRACTOR: &str = "pdf_oxide 0.3.78";
 
 /// What the extractor read from a PDF: per page its lines, and the document's
 /// labels, outline and metadata. Crosses the pipe from the child as JSON.
@@ -26,26 +26,26 @@ pub struct Extracted {
     /// Each page's lines in reading order.
     pub pages: Vec<Vec<Line>>,
     /// The printed label of each page where the PDF defines labels.
-    pub labels: Vec<Option<String>>,
-    pub outline: Vec<OutlineEntry>,
-    pub info: Info,
+    pub(crate) labels: Vec<Option<String>>,
+    pub(crate) outline: Vec<OutlineEntry>,
+    pub(crate) info: Info,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct OutlineEntry {
-    pub title: String,
+pub(crate) struct OutlineEntry {
+    pub(crate) title: String,
     /// 0-based page the entry points to.
-    pub page: usize,
+    pub(crate) page: usize,
     /// 0 for top-level entries.
-    pub depth: usize,
+    pub(crate) depth: usize,
 }
 
 /// Bibliographic facts the file states about itself (info dictionary, XMP).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Info {
-    pub title: Option<String>,
-    pub authors: Vec<String>,
-    pub year: Option<i32>,
+pub(crate) struct Info {
+    pub(crate) title: Option<String>,
+    pub(crate) authors: Vec<String>,
+    pub(crate) year: Option<i32>,
 }
 
 /// Why a PDF gave no text.
@@ -67,23 +67,23 @@ pub struct PdfText {
     /// Pages joined in reading order; its sha256 is recorded beside the PDF's.
     pub text: String,
     /// Where each physical page starts in `text` (byte offset), 1-based numbers.
-    pub pages: Vec<PageStart>,
-    pub pages_total: usize,
+    pub(crate) pages: Vec<PageStart>,
+    pub(crate) pages_total: usize,
     /// Pages whose text layer is empty (scans).
-    pub pages_without_text: usize,
-    pub sections: Vec<Section>,
-    pub info: Info,
+    pub(crate) pages_without_text: usize,
+    pub(crate) sections: Vec<Section>,
+    pub(crate) info: Info,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PageStart {
-    pub offset: usize,
-    pub number: u32,
-    pub label: Option<String>,
+pub(crate) struct PageStart {
+    pub(crate) offset: usize,
+    pub(crate) number: u32,
+    pub(crate) label: Option<String>,
 }
 
 /// The page a byte offset of the text falls on.
-pub fn page_at(pages: &[PageStart], offset: usize) -> Option<&PageStart> {
+pub(crate) fn page_at(pages: &[PageStart], offset: usize) -> Option<&PageStart> {
     let after = pages.partition_point(|p| p.offset <= offset);
     pages.get(after.checked_sub(1)?)
 }

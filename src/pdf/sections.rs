@@ -5,19 +5,19 @@ use super::{OutlineEntry, PageStart};
 
 /// A section of the document text: where its heading line starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
-    pub title: String,
-    pub offset: usize,
-    pub bibliography: bool,
+pub(crate) struct Section {
+    pub(crate) title: String,
+    pub(crate) offset: usize,
+    pub(crate) bibliography: bool,
 }
 
 /// A line of the document text as it was laid out.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LineStart {
-    pub offset: usize,
-    pub text: String,
+pub(crate) struct LineStart {
+    pub(crate) offset: usize,
+    pub(crate) text: String,
     /// Set in type clearly larger than the document's body text.
-    pub larger: bool,
+    pub(crate) larger: bool,
 }
 
 /// Headings that open a bibliography, in the languages evident analyses.
@@ -35,7 +35,7 @@ const BIBLIOGRAPHY: &[&str] = &[
 ];
 
 /// The document's top-level sections in text order.
-pub fn find(lines: &[LineStart], pages: &[PageStart], outline: &[OutlineEntry]) -> Vec<Section> {
+pub(crate) fn find(lines: &[LineStart], pages: &[PageStart], outline: &[OutlineEntry]) -> Vec<Section> {
     let mut sections = from_outline(lines, pages, outline);
     if sections.is_empty() {
         sections = numbered_headings(lines);

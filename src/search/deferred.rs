@@ -11,19 +11,19 @@ use std::thread::JoinHandle;
 
 type Loaded<T> = Result<T, String>;
 
-pub struct Deferred<T> {
+pub(crate) struct Deferred<T> {
     value: OnceLock<Loaded<T>>,
     loading: Mutex<Option<JoinHandle<Loaded<T>>>>,
 }
 
 impl<T: Send + 'static> Deferred<T> {
     /// A value already known (or known to be unavailable).
-    pub fn ready(value: Loaded<T>) -> Self {
+    pub(crate) fn ready(value: Loaded<T>) -> Self {
         Self { value: OnceLock::from(value), loading: Mutex::new(None) }
     }
 
     /// Starts `load` on a thread; `get` waits for it.
-    pub fn start(name: &str, load: impl FnOnce() -> Loaded<T> + Send + 'static) -> Self {
+    pub(crate) fn start(name: &str, load: impl FnOnce() -> Loaded<T> + Send + 'static) -> Self {
         match std::thread::Builder::new().name(name.to_owned()).spawn(load) {
             Ok(handle) => Self { value: OnceLock::new(), loading: Mutex::new(Some(handle)) },
             Err(e) => Self::ready(Err(format!("could not start loading ({e})"))),
@@ -32,7 +32,7 @@ impl<T: Send + 'static> Deferred<T> {
 
     /// The value when loading has ended (`Some`), or `None` while it goes on.
     /// Never waits.
-    pub fn peek(&self) -> Option<Result<&T, &str>> {
+    pub(crate) fn peek(&self) -> Option<Result<&T, &str>> {
         if self.value.get().is_none() {
             // No handle and no value: another caller is joining the thread.
             let finished = self.loading.lock().ok().is_some_and(|h| h.as_ref().is_some_and(JoinHandle::is_finished));
@@ -44,7 +44,7 @@ impl<T: Send + 'static> Deferred<T> {
     }
 
     /// The value, once loaded; the first caller joins the loading thread.
-    pub fn get(&self) -> Result<&T, &str> {
+    pub(crate) fn get(&self) -> Result<&T, &str> {
         self.value
             .get_or_init(|| {
                 let handle = self.loading.lock().ok().and_then(|mut h| h.take());

@@ -8,7 +8,7 @@ use crate::lane::{Lane, LaneHits};
 use crate::passage::PassageNo;
 use crate::store::{LinkFilter, Store};
 
-pub fn search(
+pub(crate) fn search(
     store: &Store,
     entities: &[String],
     filter: &LinkFilter<'_>,

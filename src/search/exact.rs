@@ -7,7 +7,7 @@ use crate::lane::{Lane, LaneHits, ParsedQuery};
 use crate::lexical::LexicalIndex;
 use crate::store::Store;
 
-pub fn search(store: &Store, lexical: &LexicalIndex, input: &LaneInput<'_>) -> Result<LaneHits> {
+pub(crate) fn search(store: &Store, lexical: &LexicalIndex, input: &LaneInput<'_>) -> Result<LaneHits> {
     let trimmed = input.query.trim();
     if trimmed.starts_with("p.")
         && let Some(no) = store.number_of(trimmed)?

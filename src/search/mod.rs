@@ -6,8 +6,8 @@ mod deferred;
 mod entity;
 mod exact;
 mod reranking;
+mod terms;
 
-use serde::Serialize;
 use std::path::Path;
 
 use crate::authorship::Authorship;
@@ -15,12 +15,11 @@ use crate::corpus::{Entity, TermMapping};
 use crate::error::{Error, Result};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
-use crate::lane::{Filters, ParsedQuery, SpellingVariant, parse_query};
+use crate::lane::{Filters, ParsedQuery};
 use crate::lane::{Lane, LaneHits};
 use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, analyzed_terms, analyzer_name};
 use crate::linker::Linker;
 use crate::passage::PassageNo;
-use crate::query_words::content_words;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
 use crate::stage;
@@ -33,15 +32,16 @@ use deferred::Deferred;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub use reranking::RerankRun;
+pub(crate) use reranking::RerankRun;
+pub(crate) use terms::{QueryTerms, QueryWord, passage_terms};
 
 /// Candidates each lane contributes before fusion.
-pub const DEFAULT_DEPTH: usize = 100;
+pub(crate) const DEFAULT_DEPTH: usize = 100;
 
 /// A generation opened for reading. Holds no mutable state.
-pub struct Searcher {
-    pub generation: Generation,
-    pub manifest: Manifest,
+pub(crate) struct Searcher {
+    pub(crate) generation: Generation,
+    pub(crate) manifest: Manifest,
     store: Store,
     lexical: LexicalIndex,
     /// Read once on open: the linker is built from them and the tool layer indexes them.
@@ -61,22 +61,22 @@ struct VectorLane {
 }
 
 #[derive(Debug, Clone)]
-pub struct SearchRequest {
-    pub query: String,
-    pub top_k: usize,
-    pub filters: Filters,
-    pub mode: RetrievalMode,
+pub(crate) struct SearchRequest {
+    pub(crate) query: String,
+    pub(crate) top_k: usize,
+    pub(crate) filters: Filters,
+    pub(crate) mode: RetrievalMode,
     /// Candidates per lane (at least `top_k`).
-    pub depth: usize,
-    pub fusion: FusionMethod,
+    pub(crate) depth: usize,
+    pub(crate) fusion: FusionMethod,
     /// Replaces the routing table's weight for these lanes (for tuning and evaluation).
-    pub weights: Vec<(Lane, f64)>,
+    pub(crate) weights: Vec<(Lane, f64)>,
     /// The entities the request is about, when the caller already resolved
     /// them (concept tools); otherwise they are resolved from the query.
-    pub concepts: Option<Vec<String>>,
+    pub(crate) concepts: Option<Vec<String>>,
     /// What reorders the fused list, and how many fused passages it reads.
-    pub rerank: Rerank,
-    pub rerank_depth: usize,
+    pub(crate) rerank: Rerank,
+    pub(crate) rerank_depth: usize,
 }
 
 impl Default for SearchRequest {
@@ -96,69 +96,64 @@ impl Default for SearchRequest {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct SearchHit {
-    pub rank: u32,
+#[derive(Debug, Clone)]
+pub(crate) struct SearchHit {
+    pub(crate) rank: u32,
     /// The rank fusion gave the passage, when a reranker reordered the list.
-    pub fused_rank: Option<u32>,
+    pub(crate) fused_rank: Option<u32>,
     /// The fused rank score; comparable only within one result list.
-    pub score: f64,
+    pub(crate) score: f64,
     /// This passage's 1-based rank in each lane that found it.
-    pub component_ranks: Vec<(Lane, u32)>,
+    pub(crate) component_ranks: Vec<(Lane, u32)>,
     /// Each of those lanes' share of `score`, as the fusion method computed it.
-    pub contributions: Vec<(Lane, f64)>,
-    #[serde(flatten)]
-    pub passage: PassageRow,
+    pub(crate) contributions: Vec<(Lane, f64)>,
+    pub(crate) passage: PassageRow,
     /// Byte ranges in `passage.text` of words matching the query.
-    pub highlights: Vec<(usize, usize)>,
+    pub(crate) highlights: Vec<(usize, usize)>,
     /// Which of the query's terms the passage holds, for term coverage.
-    #[serde(skip)]
-    pub tokens: KnownTerms,
+    pub(crate) tokens: KnownTerms,
     /// The entities the passage mentions (read for all hits in one query).
-    pub entities: Vec<String>,
+    pub(crate) entities: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct SearchOutcome {
-    pub route: Route,
-    pub lanes: Vec<Lane>,
+#[derive(Debug, Clone)]
+pub(crate) struct SearchOutcome {
+    pub(crate) route: Route,
+    pub(crate) lanes: Vec<Lane>,
     /// Candidates each lane returned, in lane order.
-    pub lane_counts: Vec<(Lane, usize)>,
-    pub vector_enabled: bool,
+    pub(crate) lane_counts: Vec<(Lane, usize)>,
+    pub(crate) vector_enabled: bool,
     /// Why the vector lane is off, when it is.
-    pub vector_disabled_reason: Option<String>,
-    /// Entities the query resolved to (used by the entity lane).
-    pub resolved_entities: Vec<String>,
+    pub(crate) vector_disabled_reason: Option<String>,
     /// Every entity name the query mentions, shared names included (linked once, here).
-    #[serde(skip)]
-    pub query_mentions: Vec<Mention>,
+    pub(crate) query_mentions: Vec<Mention>,
     /// The reranking stage, when the request asked for one.
-    pub rerank: Option<RerankRun>,
-    /// Spellings the corpus holds of query words it lacks, searched with them.
-    pub spelling_variants: Vec<SpellingVariant>,
-    pub hits: Vec<SearchHit>,
+    pub(crate) rerank: Option<RerankRun>,
+    /// The query as analysed for this search (its spelling variants were searched with it).
+    pub(crate) terms: QueryTerms,
+    pub(crate) hits: Vec<SearchHit>,
 }
 
 /// What a lane searches for and within.
 #[derive(Clone, Copy)]
-pub struct LaneInput<'a> {
-    pub query: &'a str,
-    pub parsed: &'a ParsedQuery,
+pub(crate) struct LaneInput<'a> {
+    pub(crate) query: &'a str,
+    pub(crate) parsed: &'a ParsedQuery,
     /// Entities the entity lane looks up.
-    pub entities: &'a [String],
-    pub filters: &'a Filters,
+    pub(crate) entities: &'a [String],
+    pub(crate) filters: &'a Filters,
     /// Only these passages may be returned (from `filters.entities`).
-    pub allowed: Option<&'a [PassageNo]>,
-    pub depth: usize,
+    pub(crate) allowed: Option<&'a [PassageNo]>,
+    pub(crate) depth: usize,
 }
 
 /// The small tables of a corpus that every tool call reads.
-pub struct CorpusTables {
-    pub periods: Vec<PeriodRow>,
-    pub terminology: Vec<TermMapping>,
-    pub works: Vec<String>,
-    pub languages: Vec<String>,
-    pub declares_witnesses: bool,
+pub(crate) struct CorpusTables {
+    pub(crate) periods: Vec<PeriodRow>,
+    pub(crate) terminology: Vec<TermMapping>,
+    pub(crate) works: Vec<String>,
+    pub(crate) languages: Vec<String>,
+    pub(crate) declares_witnesses: bool,
 }
 
 /// Puts `items` in `order` (indices into their present order) and returns each
@@ -208,22 +203,22 @@ fn link_filter(filters: &Filters) -> LinkFilter<'_> {
 }
 
 /// A routed request's lanes, before fusion.
-pub struct LaneRun {
-    pub parsed: ParsedQuery,
+pub(crate) struct LaneRun {
+    /// The query as analysed once for this call.
+    pub(crate) terms: QueryTerms,
     /// Why the vector lane failed during this request, when it did (the route then left it out).
-    pub vector_failure: Option<String>,
-    pub query_mentions: Vec<Mention>,
-    pub resolved_entities: Vec<String>,
-    pub route: Route,
+    pub(crate) vector_failure: Option<String>,
+    pub(crate) query_mentions: Vec<Mention>,
+    pub(crate) route: Route,
     /// Each lane's ranked list and its fusion weight.
-    pub lists: Vec<(LaneHits, f64)>,
+    pub(crate) lists: Vec<(LaneHits, f64)>,
 }
 
 impl Searcher {
     /// Opens the serving generation. An index whose vectors were made by a
     /// different model than the installed one is refused; a missing model only
     /// disables the vector lane.
-    pub fn open(index_dir: &Path, models_dir: Option<&Path>) -> Result<Self> {
+    pub(crate) fn open(index_dir: &Path, models_dir: Option<&Path>) -> Result<Self> {
         let models_dir: PathBuf = models_dir.map_or_else(default_models_dir, Path::to_owned);
         let index = IndexDir::open(index_dir)?;
         let generation = index.require_current()?;
@@ -294,17 +289,17 @@ impl Searcher {
 
     /// Entities named in `query` by an alias that belongs to exactly one
     /// entity, less the corpus's authors: what the entity lane searches for.
-    pub fn resolve_query_entities(&self, query: &str) -> Vec<String> {
+    pub(crate) fn resolve_query_entities(&self, query: &str) -> Vec<String> {
         searchable(&self.mentions(query, None), &self.authorship)
     }
 
     /// The corpus's author entities and the persons' namesakes.
-    pub fn authorship(&self) -> &Authorship {
+    pub(crate) fn authorship(&self) -> &Authorship {
         &self.authorship
     }
 
     /// The entity names `text` mentions, in `language` (any language when `None`).
-    pub fn mentions(&self, text: &str, language: Option<&str>) -> Vec<Mention> {
+    pub(crate) fn mentions(&self, text: &str, language: Option<&str>) -> Vec<Mention> {
         match language {
             Some(l) => self.linker.link(text, l),
             None => self.linker.link_any_language(text),
@@ -312,7 +307,7 @@ impl Searcher {
     }
 
     /// A reranker's relevance score of each passage for `query`, or why it cannot give them.
-    pub fn rerank_scores(
+    pub(crate) fn rerank_scores(
         &self,
         method: Rerank,
         query: &str,
@@ -323,52 +318,52 @@ impl Searcher {
     }
 
     /// The passages with these numbers, in one query (numbers not found are absent).
-    pub fn passages(&self, numbers: &[PassageNo]) -> Result<std::collections::HashMap<PassageNo, PassageRow>> {
+    pub(crate) fn passages(&self, numbers: &[PassageNo]) -> Result<std::collections::HashMap<PassageNo, PassageRow>> {
         self.store.passages(numbers)
     }
 
     /// Every passage id, indexed by number (for `eval`, which maps whole rankings to documents).
-    pub fn passage_ids(&self) -> Result<Vec<String>> {
+    pub(crate) fn passage_ids(&self) -> Result<Vec<String>> {
         self.store.passage_ids()
     }
 
     /// One passage by id.
-    pub fn passage(&self, id: &str) -> Result<Option<PassageRow>> {
+    pub(crate) fn passage(&self, id: &str) -> Result<Option<PassageRow>> {
         self.store.passage(id)
     }
 
     /// The passages of `document` with ordinals `first..=last`, in order.
-    pub fn passages_in_range(&self, document: &str, first: u32, last: u32) -> Result<Vec<PassageRow>> {
+    pub(crate) fn passages_in_range(&self, document: &str, first: u32, last: u32) -> Result<Vec<PassageRow>> {
         self.store.passages_in_range(document, first, last)
     }
 
     /// The source file a document was read from.
-    pub fn source_of(&self, document: &str) -> Result<Option<SourceRow>> {
+    pub(crate) fn source_of(&self, document: &str) -> Result<Option<SourceRow>> {
         self.store.source_of(document)
     }
 
     /// The source files of several documents, in one query.
-    pub fn sources_of(&self, documents: &[&str]) -> Result<std::collections::HashMap<String, SourceRow>> {
+    pub(crate) fn sources_of(&self, documents: &[&str]) -> Result<std::collections::HashMap<String, SourceRow>> {
         self.store.sources_of(documents)
     }
 
     /// The entities each passage mentions (one query for all of them).
-    pub fn entity_links(&self, passage_ids: &[String]) -> Result<BTreeMap<String, Vec<(String, bool)>>> {
+    pub(crate) fn entity_links(&self, passage_ids: &[String]) -> Result<BTreeMap<String, Vec<(String, bool)>>> {
         self.store.links_of(passage_ids)
     }
 
     /// Passages that mention any of `entities`, within the filters, most mentions first.
-    pub fn passages_mentioning(&self, entities: &[String], filters: &Filters) -> Result<Vec<(PassageNo, u32)>> {
+    pub(crate) fn passages_mentioning(&self, entities: &[String], filters: &Filters) -> Result<Vec<(PassageNo, u32)>> {
         self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)
     }
 
     /// The corpus's entities, as read when the generation was opened.
-    pub fn entities(&self) -> &[Entity] {
+    pub(crate) fn entities(&self) -> &[Entity] {
         &self.entities
     }
 
     /// The corpus's other small tables, read once when a generation is opened.
-    pub fn corpus_tables(&self) -> Result<CorpusTables> {
+    pub(crate) fn corpus_tables(&self) -> Result<CorpusTables> {
         Ok(CorpusTables {
             periods: self.store.periods()?,
             terminology: self.store.terminology()?,
@@ -378,29 +373,24 @@ impl Searcher {
         })
     }
 
-    /// How many passages contain `word` (lexical index, the language where it is most frequent).
-    pub fn passages_with(&self, word: &str) -> u64 {
-        self.lexical.passages_with(word)
-    }
-
     /// How many passages the generation holds.
-    pub fn passage_count(&self) -> u64 {
+    pub(crate) fn passage_count(&self) -> u64 {
         self.manifest.counts.passages as u64
     }
 
     /// Whether the feedback lane can run (generations built before it have no document index).
-    pub fn feedback_available(&self) -> bool {
+    pub(crate) fn feedback_available(&self) -> bool {
         self.lexical.has_documents()
     }
 
     /// Why the vector lane is off, or `None` when it is on or still loading
     /// (never waits: a lane that fails to load is reported from then on).
-    pub fn vector_disabled_reason(&self) -> Option<&str> {
+    pub(crate) fn vector_disabled_reason(&self) -> Option<&str> {
         self.vector.peek().and_then(Result::err)
     }
 
     /// The vector lane's state for health checks: `ready`, `loading` or `disabled`. Never waits.
-    pub fn vector_lane_state(&self) -> &'static str {
+    pub(crate) fn vector_lane_state(&self) -> &'static str {
         match self.vector.peek() {
             None => "loading",
             Some(Ok(_)) => "ready",
@@ -409,7 +399,7 @@ impl Searcher {
     }
 
     /// Passages the filters' entity restriction allows (`None`: no restriction).
-    pub fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<PassageNo>>> {
+    pub(crate) fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<PassageNo>>> {
         if filters.entities.is_empty() {
             return Ok(None);
         }
@@ -417,8 +407,30 @@ impl Searcher {
         Ok(Some(linked.into_iter().map(|(no, _)| no).collect()))
     }
 
+    /// The query analysed once: phrases, the spellings the corpus holds of the
+    /// free text's absent words (the lexical lanes search them too), and each
+    /// content word's terms and passage count.
+    pub(crate) fn query_terms(&self, query: &str) -> QueryTerms {
+        QueryTerms::new(query, |words| self.lexical.spelling_variants(words), |word| self.lexical.passages_with(word))
+    }
+
+    /// One lane alone, as asked (`lane_search`): no routing, no fusion and no
+    /// spelling variants; the query's entities resolved from its mentions.
+    pub(crate) fn lane_alone(
+        &self,
+        lane: Lane,
+        query: &str,
+        filters: &Filters,
+        depth: usize,
+    ) -> Result<(LaneHits, QueryTerms)> {
+        let terms = QueryTerms::new(query, |_| Vec::new(), |word| self.lexical.passages_with(word));
+        let entities = self.resolve_query_entities(query);
+        let input = LaneInput { query, parsed: &terms.parsed, entities: &entities, filters, allowed: None, depth };
+        Ok((self.lane(lane, &input)?, terms))
+    }
+
     /// Runs one lane.
-    pub fn lane(&self, lane: Lane, input: &LaneInput<'_>) -> Result<LaneHits> {
+    pub(crate) fn lane(&self, lane: Lane, input: &LaneInput<'_>) -> Result<LaneHits> {
         let LaneInput { query, parsed, entities, filters, allowed, depth } = *input;
         match lane {
             Lane::Lexical => self.lexical.search(parsed, filters, allowed, depth),
@@ -446,11 +458,10 @@ impl Searcher {
     }
 
     /// Routes the request and runs its lanes: each lane's ranked list with its weight.
-    pub fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
+    pub(crate) fn run_lanes(&self, request: &SearchRequest) -> Result<LaneRun> {
         let routing = stage::enter("route");
-        let mut parsed = parse_query(&request.query);
-        // Spellings the corpus holds of the free text's words it lacks: the lexical lanes search them too.
-        parsed.variants = self.lexical.spelling_variants(&content_words(&parsed.free_text));
+        let terms = self.query_terms(&request.query);
+        let parsed = &terms.parsed;
         let depth = request.depth.max(request.top_k);
         let query_mentions = self.mentions(&request.query, None);
         let resolved_entities =
@@ -478,7 +489,7 @@ impl Searcher {
         let allowed = self.allowed_passages(&request.filters)?;
         let input = LaneInput {
             query: &request.query,
-            parsed: &parsed,
+            parsed,
             entities: &resolved_entities,
             filters: &request.filters,
             allowed: allowed.as_deref(),
@@ -513,12 +524,11 @@ impl Searcher {
                 route.lanes.push((lane, weight));
             }
         }
-        Ok(LaneRun { parsed, query_mentions, resolved_entities, route, lists, vector_failure })
+        Ok(LaneRun { terms, query_mentions, route, lists, vector_failure })
     }
 
-    pub fn search(&self, request: &SearchRequest) -> Result<SearchOutcome> {
-        let LaneRun { parsed, query_mentions, resolved_entities, route, lists, vector_failure } =
-            self.run_lanes(request)?;
+    pub(crate) fn search(&self, request: &SearchRequest) -> Result<SearchOutcome> {
+        let LaneRun { terms, query_mentions, route, lists, vector_failure } = self.run_lanes(request)?;
         let weighted: Vec<WeightedLane<'_>> =
             lists.iter().map(|(hits, weight)| WeightedLane { hits, weight: *weight }).collect();
         // A reranker reads the fused top N, of which the top k are kept.
@@ -561,14 +571,14 @@ impl Searcher {
         // says which each passage holds and where.
         let occurrences = {
             let _analysing = stage::enter("fetch.analyse");
-            let mut terms: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+            let mut asked: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
             for (_, passage) in &candidates {
                 let name = analyzer_name(&passage.language);
-                terms.entry(name).or_insert_with(|| analyzed_terms(&parsed, name));
+                asked.entry(name).or_insert_with(|| analyzed_terms(&terms.parsed, name));
             }
             let returned: Vec<Returned<'_>> =
                 candidates.iter().map(|(_, p)| Returned { no: p.no, text: &p.text, language: &p.language }).collect();
-            self.lexical.occurrences(&returned, |name| terms.get(name).map_or(&[][..], Vec::as_slice))?
+            self.lexical.occurrences(&returned, |name| asked.get(name).map_or(&[][..], Vec::as_slice))?
         };
         let mut hits = Vec::with_capacity(candidates.len());
         for (i, ((item, passage), Occurrences { known: tokens, highlights })) in
@@ -594,10 +604,9 @@ impl Searcher {
             route,
             vector_enabled: vector_disabled_reason.is_none(),
             vector_disabled_reason,
-            resolved_entities,
             query_mentions,
             rerank,
-            spelling_variants: parsed.variants,
+            terms,
             hits,
         })
     }

@@ -13,29 +13,29 @@ use crate::store::PassageRow;
 
 /// What the reranking stage did for one search.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RerankRun {
-    pub method: Rerank,
+pub(crate) struct RerankRun {
+    pub(crate) method: Rerank,
     /// The reranking model's installed name.
-    pub model: String,
+    pub(crate) model: String,
     /// How many fused passages it read (0 when it could not run).
-    pub reranked: usize,
+    pub(crate) reranked: usize,
     /// Why the fused order stands although reranking was asked for.
-    pub unavailable: Option<String>,
+    pub(crate) unavailable: Option<String>,
 }
 
 /// The cross-encoder, loaded by the first request that asks for it.
-pub struct Lazy {
+pub(crate) struct Lazy {
     models_dir: PathBuf,
     cross_encoder: OnceLock<Result<CrossEncoder, String>>,
 }
 
 impl Lazy {
-    pub fn new(models_dir: PathBuf) -> Self {
+    pub(crate) fn new(models_dir: PathBuf) -> Self {
         Self { models_dir, cross_encoder: OnceLock::new() }
     }
 
     /// `method`'s relevance score of each passage for `query` (higher is more relevant).
-    pub fn scores(&self, method: Rerank, query: &str, passages: &[&PassageRow]) -> Result<Vec<f32>, String> {
+    pub(crate) fn scores(&self, method: Rerank, query: &str, passages: &[&PassageRow]) -> Result<Vec<f32>, String> {
         let encoder = match method {
             Rerank::None => return Err("no reranker was asked for".into()),
             Rerank::CrossEncoder => self
@@ -57,7 +57,7 @@ impl Lazy {
 
     /// The order `method`'s scores give the fused candidates (indices, best
     /// first), or `None` with the reason in the run when it cannot score them.
-    pub fn order<F>(
+    pub(crate) fn order<F>(
         &self,
         method: Rerank,
         query: &str,

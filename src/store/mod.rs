@@ -6,6 +6,6 @@ mod read;
 mod schema;
 mod write;
 
-pub use read::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
-pub use schema::{REUSABLE_SCHEMA_VERSIONS, SCHEMA_VERSION};
-pub use write::write_store;
+pub(crate) use read::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
+pub(crate) use schema::{REUSABLE_SCHEMA_VERSIONS, SCHEMA_VERSION};
+pub(crate) use write::write_store;

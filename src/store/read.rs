@@ -13,7 +13,7 @@ use crate::text::Mention;
 
 /// Read-only connections to one store. A connection serves one thread at a
 /// time, so concurrent readers each check one out of a small pool.
-pub struct Store {
+pub(crate) struct Store {
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
     /// The schema versions this handle accepts (`open`: the current one only).
@@ -35,28 +35,28 @@ const PAGE_CACHE_KIB: u32 = 32 * 1024;
 
 /// A passage with the document fields a search result shows.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct PassageRow {
+pub(crate) struct PassageRow {
     /// The passage's number in this generation (internal; never shown).
     #[serde(skip)]
-    pub no: PassageNo,
-    pub passage_id: String,
-    pub document_id: String,
-    pub ordinal: u32,
-    pub text: String,
-    pub language: String,
-    pub byte_start: u64,
-    pub byte_end: u64,
-    pub line_start: u32,
-    pub line_end: u32,
-    pub title: Option<String>,
-    pub work: Option<String>,
-    pub section: Option<String>,
-    pub year: Option<i32>,
-    pub witness: Option<String>,
-    pub period: Option<String>,
-    pub source: String,
+    pub(crate) no: PassageNo,
+    pub(crate) passage_id: String,
+    pub(crate) document_id: String,
+    pub(crate) ordinal: u32,
+    pub(crate) text: String,
+    pub(crate) language: String,
+    pub(crate) byte_start: u64,
+    pub(crate) byte_end: u64,
+    pub(crate) line_start: u32,
+    pub(crate) line_end: u32,
+    pub(crate) title: Option<String>,
+    pub(crate) work: Option<String>,
+    pub(crate) section: Option<String>,
+    pub(crate) year: Option<i32>,
+    pub(crate) witness: Option<String>,
+    pub(crate) period: Option<String>,
+    pub(crate) source: String,
     /// The pages the passage spans (PDF sources).
-    pub pages: Option<PageSpan>,
+    pub(crate) pages: Option<PageSpan>,
 }
 
 const PASSAGE_COLUMNS: &str = "p.no, p.id, p.document_id, p.ordinal, p.text, p.language, p.byte_start, p.byte_end, \
@@ -64,13 +64,13 @@ const PASSAGE_COLUMNS: &str = "p.no, p.id, p.document_id, p.ordinal, p.text, p.l
      p.page_start, p.page_end, p.page_label_start, p.page_label_end";
 
 impl Store {
-    pub fn open(path: &Path) -> Result<Self> {
+    pub(crate) fn open(path: &Path) -> Result<Self> {
         Self::open_versions(path, SCHEMA_VERSION..=SCHEMA_VERSION)
     }
 
     /// Opens the previous generation's store for a build that reuses its
     /// passages: older schema versions whose passages read the same are accepted.
-    pub fn open_for_reuse(path: &Path) -> Result<Self> {
+    pub(crate) fn open_for_reuse(path: &Path) -> Result<Self> {
         Self::open_versions(path, REUSABLE_SCHEMA_VERSIONS)
     }
 
@@ -131,7 +131,7 @@ impl Store {
         out
     }
 
-    pub fn passage(&self, id: &str) -> Result<Option<PassageRow>> {
+    pub(crate) fn passage(&self, id: &str) -> Result<Option<PassageRow>> {
         let sql = format!(
             "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
              JOIN sources s ON s.id = d.source_id WHERE p.id = ?1"
@@ -141,7 +141,7 @@ impl Store {
 
     /// The passages with these numbers, in one query by primary key (numbers
     /// not found are absent).
-    pub fn passages(&self, numbers: &[PassageNo]) -> Result<HashMap<PassageNo, PassageRow>> {
+    pub(crate) fn passages(&self, numbers: &[PassageNo]) -> Result<HashMap<PassageNo, PassageRow>> {
         let mut out = HashMap::with_capacity(numbers.len());
         // SQLite binds at most 32,766 parameters per statement.
         for chunk in numbers.chunks(32_000) {
@@ -163,7 +163,7 @@ impl Store {
     }
 
     /// The number of the passage with this id.
-    pub fn number_of(&self, id: &str) -> Result<Option<PassageNo>> {
+    pub(crate) fn number_of(&self, id: &str) -> Result<Option<PassageNo>> {
         self.with(|c| {
             Ok(c.prepare_cached("SELECT no FROM passages WHERE id = ?1")?
                 .query_row([id], |r| r.get(0).map(PassageNo))
@@ -172,7 +172,7 @@ impl Store {
     }
 
     /// Every passage id, indexed by number (`ids[n]` is passage `n`'s id).
-    pub fn passage_ids(&self) -> Result<Vec<String>> {
+    pub(crate) fn passage_ids(&self) -> Result<Vec<String>> {
         self.with(|c| {
             let mut stmt = c.prepare("SELECT id FROM passages ORDER BY no")?;
             let rows = stmt.query_map([], |r| r.get(0))?;
@@ -181,7 +181,7 @@ impl Store {
     }
 
     /// Every entity with its aliases, senses and relations.
-    pub fn entities(&self) -> Result<Vec<Entity>> {
+    pub(crate) fn entities(&self) -> Result<Vec<Entity>> {
         self.with(|conn| {
             let mut aliases: BTreeMap<String, Vec<Alias>> = BTreeMap::new();
             let mut stmt = conn.prepare(
@@ -239,7 +239,7 @@ impl Store {
 
     /// Passages linked to any of `entities`, most mentions first, then by
     /// number (so by id); restricted by the filters that are given.
-    pub fn passages_linked_to(
+    pub(crate) fn passages_linked_to(
         &self,
         entities: &[String],
         filter: &LinkFilter<'_>,
@@ -272,7 +272,7 @@ impl Store {
 
     /// Passages (with entity links) of every document whose source file has
     /// `sha256`, keyed by document id; used to reuse unchanged sources.
-    pub fn passages_of_source(&self, path: &str, sha256: &str) -> Result<BTreeMap<String, Vec<Passage>>> {
+    pub(crate) fn passages_of_source(&self, path: &str, sha256: &str) -> Result<BTreeMap<String, Vec<Passage>>> {
         self.with(|conn| {
             // A store from before pages were recorded holds no PDF passages.
             let pages = if self.version >= PAGES_SINCE {
@@ -313,7 +313,7 @@ impl Store {
     }
 
     /// Work ids, sorted.
-    pub fn works(&self) -> Result<Vec<String>> {
+    pub(crate) fn works(&self) -> Result<Vec<String>> {
         self.with(|conn| {
             let mut stmt = conn.prepare("SELECT id FROM works ORDER BY id")?;
             let rows = stmt.query_map([], |r| r.get(0))?;
@@ -322,7 +322,7 @@ impl Store {
     }
 
     /// Each document that names its author, with the author as written, by document id.
-    pub fn document_authors(&self) -> Result<Vec<(String, String)>> {
+    pub(crate) fn document_authors(&self) -> Result<Vec<(String, String)>> {
         self.with(|conn| {
             let mut stmt = conn.prepare("SELECT id, author FROM documents WHERE author IS NOT NULL ORDER BY id")?;
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
@@ -331,14 +331,14 @@ impl Store {
     }
 
     /// Whether any document names the witness (edition, manuscript) it was read from.
-    pub fn declares_witnesses(&self) -> Result<bool> {
+    pub(crate) fn declares_witnesses(&self) -> Result<bool> {
         self.with(|conn| {
             Ok(conn.query_row("SELECT EXISTS(SELECT 1 FROM documents WHERE witness IS NOT NULL)", [], |r| r.get(0))?)
         })
     }
 
     /// Languages of the passages, sorted.
-    pub fn languages(&self) -> Result<Vec<String>> {
+    pub(crate) fn languages(&self) -> Result<Vec<String>> {
         self.with(|conn| {
             let mut stmt = conn.prepare("SELECT DISTINCT language FROM passages ORDER BY language")?;
             let rows = stmt.query_map([], |r| r.get(0))?;
@@ -347,7 +347,7 @@ impl Store {
     }
 
     /// The corpus's periods in configured order.
-    pub fn periods(&self) -> Result<Vec<PeriodRow>> {
+    pub(crate) fn periods(&self) -> Result<Vec<PeriodRow>> {
         self.with(|conn| {
             let mut stmt = conn.prepare("SELECT id, label, start_year, end_year FROM periods ORDER BY ord")?;
             let rows = stmt.query_map([], |r| {
@@ -358,7 +358,7 @@ impl Store {
     }
 
     /// Every terminology mapping, in file order.
-    pub fn terminology(&self) -> Result<Vec<TermMapping>> {
+    pub(crate) fn terminology(&self) -> Result<Vec<TermMapping>> {
         self.with(|conn| {
             let mut stmt = conn.prepare(
                 "SELECT entity_id, source_language, source_term, target_language, target_term, review_status, \
@@ -382,7 +382,7 @@ impl Store {
     }
 
     /// Passages of `document` with ordinals in `first..=last`, in source order.
-    pub fn passages_in_range(&self, document: &str, first: u32, last: u32) -> Result<Vec<PassageRow>> {
+    pub(crate) fn passages_in_range(&self, document: &str, first: u32, last: u32) -> Result<Vec<PassageRow>> {
         let sql = format!(
             "SELECT {PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id \
              JOIN sources s ON s.id = d.source_id WHERE p.document_id = ?1 AND p.ordinal BETWEEN ?2 AND ?3 \
@@ -395,16 +395,8 @@ impl Store {
         })
     }
 
-    /// How many passages `document` has.
-    pub fn passage_count(&self, document: &str) -> Result<u32> {
-        self.with(|c| {
-            Ok(c.prepare_cached("SELECT COUNT(*) FROM passages WHERE document_id = ?1")?
-                .query_row([document], |r| r.get(0))?)
-        })
-    }
-
     /// Entity ids each passage mentions, with whether the link is ambiguous.
-    pub fn links_of(&self, passage_ids: &[String]) -> Result<BTreeMap<String, Vec<(String, bool)>>> {
+    pub(crate) fn links_of(&self, passage_ids: &[String]) -> Result<BTreeMap<String, Vec<(String, bool)>>> {
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT entity_id, ambiguous FROM passage_entities WHERE passage_id = ?1 ORDER BY entity_id",
@@ -419,13 +411,13 @@ impl Store {
     }
 
     /// The provenance facts of a passage's document and source file.
-    pub fn source_of(&self, document: &str) -> Result<Option<SourceRow>> {
+    pub(crate) fn source_of(&self, document: &str) -> Result<Option<SourceRow>> {
         Ok(self.sources_of(&[document])?.remove(document))
     }
 
     /// The provenance facts of several documents, in one query (documents not
     /// found are absent).
-    pub fn sources_of(&self, documents: &[&str]) -> Result<HashMap<String, SourceRow>> {
+    pub(crate) fn sources_of(&self, documents: &[&str]) -> Result<HashMap<String, SourceRow>> {
         let mut out = HashMap::with_capacity(documents.len());
         for chunk in documents.chunks(32_000) {
             let placeholders = vec!["?"; chunk.len()].join(",");
@@ -476,39 +468,39 @@ impl Store {
 
 /// Restrictions on the passages an entity lookup returns.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct LinkFilter<'a> {
-    pub language: Option<&'a str>,
-    pub work: Option<&'a str>,
+pub(crate) struct LinkFilter<'a> {
+    pub(crate) language: Option<&'a str>,
+    pub(crate) work: Option<&'a str>,
     /// Inclusive year range (a period).
-    pub years: Option<(i32, i32)>,
+    pub(crate) years: Option<(i32, i32)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct PeriodRow {
-    pub id: String,
-    pub label: String,
-    pub start_year: i32,
-    pub end_year: i32,
+pub(crate) struct PeriodRow {
+    pub(crate) id: String,
+    pub(crate) label: String,
+    pub(crate) start_year: i32,
+    pub(crate) end_year: i32,
 }
 
 /// A document and the file it came from.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SourceRow {
-    pub document_id: String,
-    pub title: Option<String>,
-    pub author: Option<String>,
-    pub witness: Option<String>,
-    pub date: Option<String>,
-    pub year: Option<i32>,
-    pub source_line: u32,
-    pub span_basis: String,
+pub(crate) struct SourceRow {
+    pub(crate) document_id: String,
+    pub(crate) title: Option<String>,
+    pub(crate) author: Option<String>,
+    pub(crate) witness: Option<String>,
+    pub(crate) date: Option<String>,
+    pub(crate) year: Option<i32>,
+    pub(crate) source_line: u32,
+    pub(crate) span_basis: String,
     /// Front-matter keys evident does not interpret (e.g. `origin_sha256`).
-    pub metadata: BTreeMap<String, serde_json::Value>,
-    pub path: String,
-    pub sha256: String,
-    pub bytes: u64,
+    pub(crate) metadata: BTreeMap<String, serde_json::Value>,
+    pub(crate) path: String,
+    pub(crate) sha256: String,
+    pub(crate) bytes: u64,
     /// How the text was obtained, for a document read from a PDF.
-    pub extraction: Option<crate::corpus::Extraction>,
+    pub(crate) extraction: Option<crate::corpus::Extraction>,
 }
 
 /// The pages of a passage from four columns starting at `first` (NULL for text sources).

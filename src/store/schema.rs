@@ -1,17 +1,17 @@
 //! The versioned schema. Bump `SCHEMA_VERSION` on any change; readers refuse
 //! a store with another version.
 
-pub const SCHEMA_VERSION: u32 = 3;
+pub(crate) const SCHEMA_VERSION: u32 = 3;
 
 /// Versions whose passages a build may still reuse (their `passages` columns
 /// that reuse reads are unchanged; version 2 added the passage number, version
 /// 3 the pages of a passage, which a store before 3 has none of: no PDFs).
-pub const REUSABLE_SCHEMA_VERSIONS: std::ops::RangeInclusive<u32> = 1..=SCHEMA_VERSION;
+pub(crate) const REUSABLE_SCHEMA_VERSIONS: std::ops::RangeInclusive<u32> = 1..=SCHEMA_VERSION;
 
 /// The first version whose passages record their pages.
-pub const PAGES_SINCE: u32 = 3;
+pub(crate) const PAGES_SINCE: u32 = 3;
 
-pub const SCHEMA: &str = r#"
+pub(crate) const SCHEMA: &str = r#"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -11,7 +11,7 @@ use crate::passage::Passage;
 use crate::text::normalized_words;
 
 /// Writes `meta.sqlite` for `corpus`; `passages[i]` belongs to `corpus.documents[i]`.
-pub fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> Result<()> {
+pub(crate) fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> Result<()> {
     let mut conn = Connection::open(path)?;
     conn.pragma_update(None, "foreign_keys", true)?;
     conn.pragma_update(None, "journal_mode", "DELETE")?;

@@ -91,7 +91,7 @@ impl ErrorCode {
     }
 
     /// What the code means, for the published catalog.
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             ErrorCode::UnknownTool => "No tool or deprecated alias has this name; call tools/list.",
             ErrorCode::UnknownParameter => "The arguments contain a parameter the tool does not define.",
@@ -129,23 +129,23 @@ impl std::fmt::Display for ErrorCode {
 #[error("{code}: {message}")]
 pub struct ToolError {
     pub code: ErrorCode,
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl ToolError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self { code, message: message.into() }
     }
 
     /// The structured body of an `isError: true` result.
-    pub fn body(&self) -> serde_json::Value {
+    pub(crate) fn body(&self) -> serde_json::Value {
         serde_json::json!({ "error": self.message, "error_code": self.code.as_str() })
     }
 }
 
 /// Caller text quoted in a message, cut to a bounded length so a message never
 /// repeats a 2,000-character argument back.
-pub fn echo(text: &str) -> String {
+pub(crate) fn echo(text: &str) -> String {
     const MAX_ECHO_CHARS: usize = 80;
     text.chars().take(MAX_ECHO_CHARS).collect()
 }

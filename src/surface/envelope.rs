@@ -11,36 +11,36 @@ use super::sufficiency::{EvidenceState, State};
 use super::warnings::Warning;
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Envelope {
-    pub request: RequestSection,
-    pub resolution: Resolution,
-    pub retrieval: Retrieval,
-    pub evidence: Vec<EvidenceItem>,
-    pub coverage: Coverage,
-    pub provenance: ProvenanceSummary,
-    pub warnings: Vec<Warning>,
-    pub evidence_state: EvidenceState,
+pub(crate) struct Envelope {
+    pub(crate) request: RequestSection,
+    pub(crate) resolution: Resolution,
+    pub(crate) retrieval: Retrieval,
+    pub(crate) evidence: Vec<EvidenceItem>,
+    pub(crate) coverage: Coverage,
+    pub(crate) provenance: ProvenanceSummary,
+    pub(crate) warnings: Vec<Warning>,
+    pub(crate) evidence_state: EvidenceState,
 }
 
 /// The names of the sections, in order.
-pub const SECTIONS: [&str; 8] =
+pub(crate) const SECTIONS: [&str; 8] =
     ["request", "resolution", "retrieval", "evidence", "coverage", "provenance", "warnings", "evidence_state"];
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct RequestSection {
+pub(crate) struct RequestSection {
     /// The tool that answered.
-    pub tool: String,
+    pub(crate) tool: String,
     /// The deprecated name the caller used, when it used one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub original_tool: Option<String>,
+    pub(crate) original_tool: Option<String>,
     /// The arguments as understood, with defaults filled in.
-    pub arguments: Map<String, Value>,
+    pub(crate) arguments: Map<String, Value>,
 }
 
 /// How a term became an entity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum ResolvedBy {
+pub(crate) enum ResolvedBy {
     /// The entity id was given.
     Id,
     /// The term equals one of the entity's aliases (case-insensitive).
@@ -51,7 +51,7 @@ pub enum ResolvedBy {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ResolutionStatus {
+pub(crate) enum ResolutionStatus {
     Resolved,
     Ambiguous,
     Unresolved,
@@ -59,436 +59,436 @@ pub enum ResolutionStatus {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct EntityRef {
-    pub id: String,
-    pub name: String,
-    pub kind: String,
-    pub review_status: String,
+pub(crate) struct EntityRef {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) review_status: String,
     /// Set when the entity was resolved from a term.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub how: Option<ResolvedBy>,
+    pub(crate) how: Option<ResolvedBy>,
     /// The alias that matched, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub matched_alias: Option<String>,
+    pub(crate) matched_alias: Option<String>,
     /// resolve_entity with `context`: how many of the entity's names occur in it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_mentions: Option<u32>,
+    pub(crate) context_mentions: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct AmbiguousTerm {
-    pub term: String,
-    pub entity_id: String,
+pub(crate) struct AmbiguousTerm {
+    pub(crate) term: String,
+    pub(crate) entity_id: String,
     /// The senses recorded for the entity; the caller decides which is meant.
-    pub senses: Vec<String>,
+    pub(crate) senses: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Collision {
-    pub term: String,
+pub(crate) struct Collision {
+    pub(crate) term: String,
     /// Every entity the term is an alias of.
-    pub candidates: Vec<EntityRef>,
+    pub(crate) candidates: Vec<EntityRef>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Resolution {
+pub(crate) struct Resolution {
     /// The outcome for tools that resolve one term (resolve_entity and the concept tools).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<ResolutionStatus>,
-    pub entities: Vec<EntityRef>,
-    pub ambiguous: Vec<AmbiguousTerm>,
-    pub collisions: Vec<Collision>,
-    pub unresolved_terms: Vec<String>,
+    pub(crate) status: Option<ResolutionStatus>,
+    pub(crate) entities: Vec<EntityRef>,
+    pub(crate) ambiguous: Vec<AmbiguousTerm>,
+    pub(crate) collisions: Vec<Collision>,
+    pub(crate) unresolved_terms: Vec<String>,
     /// get_concept: the concept card.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub concept: Option<ConceptCard>,
+    pub(crate) concept: Option<ConceptCard>,
     /// terminology_lookup: the mappings found.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub terminology: Option<Vec<TermMappingOut>>,
+    pub(crate) terminology: Option<Vec<TermMappingOut>>,
     /// UNRESOLVED or not found: up to five entities with close names, best first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub suggestions: Vec<Suggestion>,
+    pub(crate) suggestions: Vec<Suggestion>,
 }
 
 /// An entity whose name is close to a term that named none.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Suggestion {
-    pub entity_id: String,
-    pub name: String,
+pub(crate) struct Suggestion {
+    pub(crate) entity_id: String,
+    pub(crate) name: String,
     /// The alias that is close to the term.
-    pub alias: String,
+    pub(crate) alias: String,
     /// `contains` (one holds the other), `shared_words`, or `similar_spelling`.
-    pub how: String,
+    pub(crate) how: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct AliasOut {
-    pub name: String,
-    pub language: String,
-    pub review_status: String,
+pub(crate) struct AliasOut {
+    pub(crate) name: String,
+    pub(crate) language: String,
+    pub(crate) review_status: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct RelationOut {
-    pub relation: String,
-    pub target: String,
-    pub target_name: Option<String>,
+pub(crate) struct RelationOut {
+    pub(crate) relation: String,
+    pub(crate) target: String,
+    pub(crate) target_name: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ConceptCard {
-    pub id: String,
-    pub name: String,
-    pub kind: String,
-    pub aliases: Vec<AliasOut>,
-    pub languages: Vec<String>,
-    pub status: Option<String>,
-    pub review_status: String,
-    pub period: Option<String>,
-    pub ambiguous: bool,
-    pub senses: Vec<String>,
-    pub relations: Vec<RelationOut>,
+pub(crate) struct ConceptCard {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) aliases: Vec<AliasOut>,
+    pub(crate) languages: Vec<String>,
+    pub(crate) status: Option<String>,
+    pub(crate) review_status: String,
+    pub(crate) period: Option<String>,
+    pub(crate) ambiguous: bool,
+    pub(crate) senses: Vec<String>,
+    pub(crate) relations: Vec<RelationOut>,
     /// Passages linked to the concept in the whole corpus.
-    pub linked_passages: u32,
+    pub(crate) linked_passages: u32,
     /// The reviewed definition, or null: evident never writes one.
-    pub definition: Option<String>,
+    pub(crate) definition: Option<String>,
     /// "reviewed" or "none": whether a reviewed definition exists.
-    pub definition_status: String,
+    pub(crate) definition_status: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct TermMappingOut {
-    pub entity_id: String,
-    pub source_language: String,
-    pub source_term: String,
-    pub target_language: String,
-    pub target_term: String,
-    pub review_status: String,
-    pub warnings: Vec<String>,
-    pub note: Option<String>,
+pub(crate) struct TermMappingOut {
+    pub(crate) entity_id: String,
+    pub(crate) source_language: String,
+    pub(crate) source_term: String,
+    pub(crate) target_language: String,
+    pub(crate) target_term: String,
+    pub(crate) review_status: String,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) note: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct LaneCount {
-    pub lane: String,
-    pub candidates: usize,
+pub(crate) struct LaneCount {
+    pub(crate) lane: String,
+    pub(crate) candidates: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct LaneWeight {
-    pub lane: String,
-    pub weight: f64,
+pub(crate) struct LaneWeight {
+    pub(crate) lane: String,
+    pub(crate) weight: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Fusion {
-    pub method: String,
-    pub k: f64,
-    pub weights: Vec<LaneWeight>,
+pub(crate) struct Fusion {
+    pub(crate) method: String,
+    pub(crate) k: f64,
+    pub(crate) weights: Vec<LaneWeight>,
 }
 
 /// What reordered the fused list. Its scores order items and are not reported:
 /// a relevance model's score is not evidence.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct RerankOut {
+pub(crate) struct RerankOut {
     /// `cross_encoder`.
-    pub method: String,
+    pub(crate) method: String,
     /// The reranking model's installed name.
-    pub model: String,
+    pub(crate) model: String,
     /// How many fused passages it read and reordered (0 when it could not run).
-    pub reranked: usize,
+    pub(crate) reranked: usize,
     /// `applied`, or `unavailable` (the fused order stands; a warning says why).
-    pub status: String,
+    pub(crate) status: String,
 }
 
 /// One independent retrieval (compare_concepts runs one per concept).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct LaneRunOut {
+pub(crate) struct LaneRunOut {
     /// `a` or `b` for compare_concepts; the period id for trace_concept.
-    pub label: String,
-    pub query: String,
-    pub route: String,
-    pub lanes: Vec<String>,
-    pub lane_counts: Vec<LaneCount>,
+    pub(crate) label: String,
+    pub(crate) query: String,
+    pub(crate) route: String,
+    pub(crate) lanes: Vec<String>,
+    pub(crate) lane_counts: Vec<LaneCount>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Retrieval {
+pub(crate) struct Retrieval {
     /// The routing rule that fired (null for lookups that search nothing).
-    pub route: Option<String>,
-    pub lanes: Vec<String>,
-    pub vector_enabled: bool,
-    pub lane_counts: Vec<LaneCount>,
-    pub fusion: Option<Fusion>,
+    pub(crate) route: Option<String>,
+    pub(crate) lanes: Vec<String>,
+    pub(crate) vector_enabled: bool,
+    pub(crate) lane_counts: Vec<LaneCount>,
+    pub(crate) fusion: Option<Fusion>,
     /// The reranking stage after fusion, when the request asked for one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rerank: Option<RerankOut>,
+    pub(crate) rerank: Option<RerankOut>,
     /// Independent lane sets, when the tool ran more than one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub runs: Vec<LaneRunOut>,
-    pub took_ms: u64,
+    pub(crate) runs: Vec<LaneRunOut>,
+    pub(crate) took_ms: u64,
     /// Pass as `cursor` to get the evidence left out of this response.
-    pub next_cursor: Option<String>,
+    pub(crate) next_cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ItemProvenance {
-    pub witness: Option<String>,
-    pub source: String,
-    pub source_sha256: String,
+pub(crate) struct ItemProvenance {
+    pub(crate) witness: Option<String>,
+    pub(crate) source: String,
+    pub(crate) source_sha256: String,
     /// `COMPLETE` or `SOURCE_TRACE_INCOMPLETE`.
-    pub trace_status: String,
+    pub(crate) trace_status: String,
     /// The pages of a PDF the passage spans (absent for text sources).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pages: Option<Pages>,
+    pub(crate) pages: Option<Pages>,
     /// A citation of the passage, "Author Year, p. 7" (PDF sources).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub citation: Option<String>,
+    pub(crate) citation: Option<String>,
 }
 
 /// Pages of a PDF: physical pages counted from 1, and the printed labels where
 /// the PDF defines them (front matter in roman numerals, a journal's own numbers).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Pages {
-    pub page_start: u32,
-    pub page_end: u32,
+pub(crate) struct Pages {
+    pub(crate) page_start: u32,
+    pub(crate) page_end: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub label_start: Option<String>,
+    pub(crate) label_start: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub label_end: Option<String>,
+    pub(crate) label_end: Option<String>,
 }
 
 /// How a document's text was obtained from a file that is not text.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct TextExtraction {
+pub(crate) struct TextExtraction {
     /// e.g. "text layer of a PDF".
-    pub method: String,
+    pub(crate) method: String,
     /// The extractor and its version.
-    pub extractor: String,
+    pub(crate) extractor: String,
     /// sha256 of the extracted text that byte and line spans count in.
-    pub text_sha256: String,
-    pub pages: u32,
-    pub pages_without_text: u32,
+    pub(crate) text_sha256: String,
+    pub(crate) pages: u32,
+    pub(crate) pages_without_text: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Contribution {
-    pub lane: String,
-    pub rank: u32,
-    pub weight: f64,
+pub(crate) struct Contribution {
+    pub(crate) lane: String,
+    pub(crate) rank: u32,
+    pub(crate) weight: f64,
     /// weight / (k + rank): this lane's share of the fused score.
-    pub contribution: f64,
+    pub(crate) contribution: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ContextPassage {
-    pub passage_id: String,
-    pub ordinal: u32,
-    pub text: String,
+pub(crate) struct ContextPassage {
+    pub(crate) passage_id: String,
+    pub(crate) ordinal: u32,
+    pub(crate) text: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ItemContext {
-    pub before: Vec<ContextPassage>,
-    pub after: Vec<ContextPassage>,
+pub(crate) struct ItemContext {
+    pub(crate) before: Vec<ContextPassage>,
+    pub(crate) after: Vec<ContextPassage>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct EvidenceItem {
+pub(crate) struct EvidenceItem {
     /// A real id: get_passage returns this passage.
-    pub passage_id: String,
-    pub document: String,
-    pub work: Option<String>,
-    pub section: Option<String>,
-    pub period: Option<String>,
-    pub year: Option<i32>,
-    pub language: String,
-    pub ordinal: u32,
+    pub(crate) passage_id: String,
+    pub(crate) document: String,
+    pub(crate) work: Option<String>,
+    pub(crate) section: Option<String>,
+    pub(crate) period: Option<String>,
+    pub(crate) year: Option<i32>,
+    pub(crate) language: String,
+    pub(crate) ordinal: u32,
     /// The passage's text; with `detail: "snippet"`, at most 300 characters around the matched words.
-    pub text: String,
+    pub(crate) text: String,
     /// Set when `text` is a snippet: the passage's whole length in characters (get_passage returns it all).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub full_text_chars: Option<usize>,
+    pub(crate) full_text_chars: Option<usize>,
     /// Which lanes found it and at what rank, in words.
-    pub why_retrieved: String,
+    pub(crate) why_retrieved: String,
     /// Lane → 1-based rank in that lane.
-    pub component_ranks: BTreeMap<String, u32>,
+    pub(crate) component_ranks: BTreeMap<String, u32>,
     /// The fused rank score (RRF); comparable only within one list, never a probability.
-    pub score: f64,
+    pub(crate) score: f64,
     /// The item's rank before a reranker reordered the list (set only then).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fused_rank: Option<u32>,
-    pub provenance: ItemProvenance,
+    pub(crate) fused_rank: Option<u32>,
+    pub(crate) provenance: ItemProvenance,
     /// Entities the passage mentions.
-    pub entities: Vec<String>,
+    pub(crate) entities: Vec<String>,
     /// compare_concepts: `a`, `b`, or `both` (found by both sides' runs; sent once).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub side: Option<String>,
+    pub(crate) side: Option<String>,
     /// explain: each lane's share of the score.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<Vec<Contribution>>,
+    pub(crate) explanation: Option<Vec<Contribution>>,
     /// get_passage: the ids of the passages just before and after, when they exist.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub neighbours: Option<Neighbours>,
+    pub(crate) neighbours: Option<Neighbours>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub context: Option<ItemContext>,
+    pub(crate) context: Option<ItemContext>,
     /// Byte ranges of the words that matched the query (for snippets; not sent).
     #[serde(skip)]
-    pub highlights: Vec<(usize, usize)>,
+    pub(crate) highlights: Vec<(usize, usize)>,
     /// What the search found of the passage's terms, when it ran (for coverage; not sent).
     #[serde(skip)]
-    pub tokens: Option<crate::lane::KnownTerms>,
+    pub(crate) tokens: Option<crate::lane::KnownTerms>,
 }
 
 impl EvidenceItem {
     /// How many independent kinds of lane found the item (`Lane::kind`: lexical and feedback are one).
-    pub fn independent_lanes(&self) -> usize {
+    pub(crate) fn independent_lanes(&self) -> usize {
         crate::lane::independent_lanes(self.component_ranks.keys().map(String::as_str))
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Neighbours {
-    pub previous: Option<String>,
-    pub next: Option<String>,
+pub(crate) struct Neighbours {
+    pub(crate) previous: Option<String>,
+    pub(crate) next: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct TermCoverage {
-    pub term: String,
+pub(crate) struct TermCoverage {
+    pub(crate) term: String,
     /// Evidence items containing the term.
-    pub found_in: usize,
+    pub(crate) found_in: usize,
     /// Whether any passage of the corpus contains it.
-    pub in_corpus: bool,
+    pub(crate) in_corpus: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct EntityCoverage {
-    pub entity_id: String,
+pub(crate) struct EntityCoverage {
+    pub(crate) entity_id: String,
     /// Evidence items linked to the entity.
-    pub found_in: usize,
+    pub(crate) found_in: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct SectionGroup {
-    pub section: Option<String>,
-    pub passage_ids: Vec<String>,
+pub(crate) struct SectionGroup {
+    pub(crate) section: Option<String>,
+    pub(crate) passage_ids: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct WorkGroup {
-    pub work: Option<String>,
-    pub sections: Vec<SectionGroup>,
+pub(crate) struct WorkGroup {
+    pub(crate) work: Option<String>,
+    pub(crate) sections: Vec<SectionGroup>,
 }
 
 /// trace_concept: evidence of one period, by work and section.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct PeriodGroup {
-    pub period: String,
-    pub label: String,
-    pub start_year: i32,
-    pub end_year: i32,
-    pub evidence_n: usize,
-    pub works: Vec<WorkGroup>,
+pub(crate) struct PeriodGroup {
+    pub(crate) period: String,
+    pub(crate) label: String,
+    pub(crate) start_year: i32,
+    pub(crate) end_year: i32,
+    pub(crate) evidence_n: usize,
+    pub(crate) works: Vec<WorkGroup>,
 }
 
 /// compare_concepts: what each side found.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct SideCoverage {
-    pub side: String,
-    pub entity_id: String,
-    pub evidence_n: usize,
-    pub document_n: usize,
-    pub work_n: usize,
+pub(crate) struct SideCoverage {
+    pub(crate) side: String,
+    pub(crate) entity_id: String,
+    pub(crate) evidence_n: usize,
+    pub(crate) document_n: usize,
+    pub(crate) work_n: usize,
     /// This side's evidence in rank order; a passage both sides found is sent once, with side `both`.
-    pub passage_ids: Vec<String>,
+    pub(crate) passage_ids: Vec<String>,
 }
 
 /// get_context: the window asked for, what the document had, and whether
 /// the window reached the document's start or end.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ContextWindow {
-    pub before_requested: u32,
-    pub before_returned: u32,
-    pub after_requested: u32,
-    pub after_returned: u32,
+pub(crate) struct ContextWindow {
+    pub(crate) before_requested: u32,
+    pub(crate) before_returned: u32,
+    pub(crate) after_requested: u32,
+    pub(crate) after_returned: u32,
     /// No passage of the document comes before the first one returned.
-    pub reaches_document_start: bool,
+    pub(crate) reaches_document_start: bool,
     /// No passage of the document comes after the last one returned.
-    pub reaches_document_end: bool,
+    pub(crate) reaches_document_end: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Coverage {
-    pub evidence_n: usize,
-    pub document_n: usize,
-    pub work_n: usize,
-    pub period_n: usize,
+pub(crate) struct Coverage {
+    pub(crate) evidence_n: usize,
+    pub(crate) document_n: usize,
+    pub(crate) work_n: usize,
+    pub(crate) period_n: usize,
     /// Configured periods no evidence item falls in.
-    pub periods_without_evidence: Vec<String>,
+    pub(crate) periods_without_evidence: Vec<String>,
     /// Language → evidence items.
-    pub language_mix: BTreeMap<String, usize>,
+    pub(crate) language_mix: BTreeMap<String, usize>,
     /// Content words of the query and how many evidence items contain each.
-    pub term_coverage: Vec<TermCoverage>,
+    pub(crate) term_coverage: Vec<TermCoverage>,
     /// The most content words of the query that one evidence item contains together.
-    pub max_terms_in_one_item: usize,
-    pub entity_coverage: Vec<EntityCoverage>,
+    pub(crate) max_terms_in_one_item: usize,
+    pub(crate) entity_coverage: Vec<EntityCoverage>,
     /// Evidence items found by two or more independent lanes.
-    pub multi_lane_n: usize,
+    pub(crate) multi_lane_n: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub groups: Vec<PeriodGroup>,
+    pub(crate) groups: Vec<PeriodGroup>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sides: Vec<SideCoverage>,
+    pub(crate) sides: Vec<SideCoverage>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_window: Option<ContextWindow>,
+    pub(crate) context_window: Option<ContextWindow>,
 }
 
 /// One link of a passage's provenance chain.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ChainLink {
+pub(crate) struct ChainLink {
     /// passage, document, witness, source_file, sha256.
-    pub link: String,
-    pub value: Option<String>,
-    pub present: bool,
+    pub(crate) link: String,
+    pub(crate) value: Option<String>,
+    pub(crate) present: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ProvenanceChain {
-    pub passage_id: String,
-    pub links: Vec<ChainLink>,
+pub(crate) struct ProvenanceChain {
+    pub(crate) passage_id: String,
+    pub(crate) links: Vec<ChainLink>,
     /// Byte span of the passage in the source file.
-    pub byte_span: [u64; 2],
+    pub(crate) byte_span: [u64; 2],
     /// 1-based line span in the source file.
-    pub line_span: [u32; 2],
+    pub(crate) line_span: [u32; 2],
     /// How the span is counted: in the file, within a JSONL record's text, or in a PDF's extracted text.
-    pub span_basis: String,
-    pub source_bytes: u64,
-    pub title: Option<String>,
-    pub author: Option<String>,
-    pub date: Option<String>,
+    pub(crate) span_basis: String,
+    pub(crate) source_bytes: u64,
+    pub(crate) title: Option<String>,
+    pub(crate) author: Option<String>,
+    pub(crate) date: Option<String>,
     /// Front-matter fields evident does not interpret (e.g. hashes of an original file).
-    pub source_metadata: BTreeMap<String, Value>,
-    pub trace_status: String,
+    pub(crate) source_metadata: BTreeMap<String, Value>,
+    pub(crate) trace_status: String,
     /// The PDF pages of the passage (PDF sources).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pages: Option<Pages>,
+    pub(crate) pages: Option<Pages>,
     /// How the text was obtained (PDF sources): spans count in the extracted text.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub extraction: Option<TextExtraction>,
+    pub(crate) extraction: Option<TextExtraction>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct ProvenanceSummary {
+pub(crate) struct ProvenanceSummary {
     /// Trace status → evidence items.
-    pub trace_status: BTreeMap<String, usize>,
+    pub(crate) trace_status: BTreeMap<String, usize>,
     /// Witness → evidence items.
-    pub witnesses: BTreeMap<String, usize>,
+    pub(crate) witnesses: BTreeMap<String, usize>,
     /// Source file → evidence items.
-    pub sources: BTreeMap<String, usize>,
-    pub source_trace_incomplete_n: usize,
+    pub(crate) sources: BTreeMap<String, usize>,
+    pub(crate) source_trace_incomplete_n: usize,
     /// trace_source: the full chain.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub chain: Option<ProvenanceChain>,
+    pub(crate) chain: Option<ProvenanceChain>,
 }
 
 /// The JSON Schema of the envelope (every tool's outputSchema).
@@ -510,7 +510,7 @@ pub fn output_schema() -> Map<String, Value> {
 /// so both SDKs validate `structuredContent` against it, while the described
 /// schema stays in the contract (`tools/list` has a byte limit). Section
 /// types are read from the full schema, so the two cannot disagree.
-pub fn compact_output_schema() -> Map<String, Value> {
+pub(crate) fn compact_output_schema() -> Map<String, Value> {
     let full = output_schema();
     let section_type = |section: &str| -> Option<Value> {
         full.get("properties").and_then(|p| p.get(section)).and_then(|s| resolve_ref(s, &full).get("type").cloned())

@@ -13,14 +13,13 @@ pub mod registry;
 mod sufficiency;
 mod warnings;
 
-pub use catalog::{ErrorCode, ToolError, echo};
-pub use envelope::Envelope;
-pub use limits::{
-    DEFAULT_RESPONSE_BUDGET, MAX_QUERY_PHRASES, MAX_QUERY_WORDS, MAX_RESPONSE_BUDGET, MAX_SUGGESTIONS, SNIPPET_CHARS,
-};
-pub use params::{
-    DefaultValue, Detail, Kind, MAX_LIST_ITEMS, MAX_QUERY_CHARS, MAX_STRING_CHARS, Param, input_schema, validate,
-};
-pub use registry::ToolSpec;
-pub use sufficiency::{Cmp, Condition, EvidenceState, Operand, Operation, RULES, Rule, Signal, Signals, State, decide};
-pub use warnings::{Severity, Warning, WarningCode};
+pub(crate) use catalog::echo;
+pub use catalog::{ErrorCode, ToolError};
+pub(crate) use limits::{DEFAULT_RESPONSE_BUDGET, MAX_SUGGESTIONS};
+pub use limits::{MAX_QUERY_PHRASES, MAX_QUERY_WORDS, MAX_RESPONSE_BUDGET, SNIPPET_CHARS};
+pub(crate) use params::{Detail, MAX_LIST_ITEMS, MAX_QUERY_CHARS, MAX_STRING_CHARS, validate};
+pub use params::{Kind, input_schema};
+pub(crate) use sufficiency::{EvidenceState, Operation, Signals, decide};
+pub use sufficiency::{RULES, State};
+pub(crate) use warnings::Warning;
+pub use warnings::WarningCode;

@@ -8,26 +8,26 @@ use serde_json::{Map, Value, json};
 use super::catalog::{ErrorCode, ToolError, echo};
 
 /// Longest string any parameter accepts, in characters (a query: `MAX_QUERY_CHARS`).
-pub const MAX_STRING_CHARS: usize = 2_000;
+pub(crate) const MAX_STRING_CHARS: usize = 2_000;
 /// Longest query, in characters: room for `MAX_QUERY_WORDS` words of an
 /// abstract an agent pastes to find related passages.
-pub const MAX_QUERY_CHARS: usize = 8_000;
+pub(crate) const MAX_QUERY_CHARS: usize = 8_000;
 /// Most items a list parameter accepts.
-pub const MAX_LIST_ITEMS: usize = 20;
+pub(crate) const MAX_LIST_ITEMS: usize = 20;
 
 /// How much of each passage a search tool returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
+pub(crate) enum Detail {
     Full,
     Snippet,
 }
 
 impl Detail {
-    pub const ALL: [Detail; 2] = [Detail::Full, Detail::Snippet];
+    pub(crate) const ALL: [Detail; 2] = [Detail::Full, Detail::Snippet];
     /// The parameter's choices, in schema order (the first is the default).
-    pub const CHOICES: &'static [&'static str] = &crate::text::names_of!(Self::ALL, 2);
+    pub(crate) const CHOICES: &'static [&'static str] = &crate::text::names_of!(Self::ALL, 2);
 
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Detail::Full => "full",
             Detail::Snippet => "snippet",
@@ -62,7 +62,7 @@ pub enum Kind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DefaultValue {
+pub(crate) enum DefaultValue {
     None,
     Integer(i64),
     Boolean(bool),
@@ -74,13 +74,13 @@ pub struct Param {
     pub name: &'static str,
     pub kind: Kind,
     pub required: bool,
-    pub default: DefaultValue,
-    pub description: &'static str,
+    pub(crate) default: DefaultValue,
+    pub(crate) description: &'static str,
 }
 
 impl Kind {
     /// Longest string of this kind, in characters.
-    pub const fn max_chars(self) -> usize {
+    pub(crate) const fn max_chars(self) -> usize {
         match self {
             Kind::Query => MAX_QUERY_CHARS,
             _ => MAX_STRING_CHARS,
@@ -89,19 +89,19 @@ impl Kind {
 }
 
 impl Param {
-    pub const fn required(name: &'static str, kind: Kind, description: &'static str) -> Self {
+    pub(crate) const fn required(name: &'static str, kind: Kind, description: &'static str) -> Self {
         Self { name, kind, required: true, default: DefaultValue::None, description }
     }
 
-    pub const fn optional(name: &'static str, kind: Kind, description: &'static str) -> Self {
+    pub(crate) const fn optional(name: &'static str, kind: Kind, description: &'static str) -> Self {
         Self { name, kind, required: false, default: DefaultValue::None, description }
     }
 
-    pub const fn with_default(self, default: DefaultValue) -> Self {
+    pub(crate) const fn with_default(self, default: DefaultValue) -> Self {
         Self { default, ..self }
     }
 
-    pub fn default_value(&self) -> Option<Value> {
+    pub(crate) fn default_value(&self) -> Option<Value> {
         match self.default {
             DefaultValue::None => None,
             DefaultValue::Integer(i) => Some(json!(i)),
@@ -111,7 +111,7 @@ impl Param {
     }
 
     /// The JSON type name, for messages and docs.
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self.kind {
             Kind::Text | Kind::Query | Kind::Choice(_) => "string",
             Kind::Integer { .. } => "integer",
@@ -273,7 +273,10 @@ fn out_of_range(param: &Param, min: i64, max: i64, got: &Value) -> ToolError {
 
 /// Checks `arguments` against `params` and returns them with defaults filled
 /// in. Errors name the parameter and what was expected.
-pub fn validate(params: &[Param], arguments: Option<&Map<String, Value>>) -> Result<Map<String, Value>, ToolError> {
+pub(crate) fn validate(
+    params: &[Param],
+    arguments: Option<&Map<String, Value>>,
+) -> Result<Map<String, Value>, ToolError> {
     let empty = Map::new();
     let arguments = arguments.unwrap_or(&empty);
     let mut unknown: Vec<&str> =

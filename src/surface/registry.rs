@@ -16,19 +16,19 @@ pub const VISIBLE_TOOL_CAP: usize = 12;
 
 pub struct ToolSpec {
     pub name: &'static str,
-    pub title: &'static str,
+    pub(crate) title: &'static str,
     /// For a model: what it does, and when to use another tool instead.
     pub description: &'static str,
     /// What the tool is not for (the contract's "not for" column).
-    pub not_for: &'static str,
+    pub(crate) not_for: &'static str,
     pub params: &'static [Param],
     /// Sized to the slowest legitimate call on a large corpus; `EVIDENT_TIMEOUT_<TOOL>` overrides.
-    pub timeout_secs: u64,
+    pub(crate) timeout_secs: u64,
     /// Registered and callable, but not listed (unless `EVIDENT_HIDDEN_TOOLS` says otherwise).
     pub hidden: bool,
     /// Runs the retrieval lanes (and may embed the query): the server admits
     /// such calls first come, first served, a few at a time (`mcp::admission`).
-    pub searches: bool,
+    pub(crate) searches: bool,
 }
 
 impl std::fmt::Debug for ToolSpec {

@@ -18,11 +18,11 @@ pub enum State {
 }
 
 impl State {
-    pub const ALL: &'static [State] =
+    pub(crate) const ALL: &'static [State] =
         &[State::Supported, State::PartiallySupported, State::InsufficientEvidence, State::ConflictingEvidence];
 
     /// The wire name (as serialized).
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             State::Supported => "SUPPORTED",
             State::PartiallySupported => "PARTIALLY_SUPPORTED",
@@ -35,7 +35,7 @@ impl State {
 /// What kind of research operation a tool performs; rules can be limited to some.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Operation {
+pub(crate) enum Operation {
     /// search_passages, find_concept_evidence.
     Search,
     /// trace_concept.
@@ -50,180 +50,120 @@ pub enum Operation {
     Terminology,
 }
 
-/// The structural signals of one response. Every field is a count.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Signals {
-    pub evidence_n: u32,
-    pub document_n: u32,
-    pub work_n: u32,
-    pub period_n: u32,
+/// Defines the signals once: the `Signals` struct (one count per field), the
+/// `Signal` a rule condition names (serialised as the field's name) and the
+/// lookup between them.
+macro_rules! signals {
+    ($($(#[doc = $doc:literal])* $field:ident => $variant:ident,)*) => {
+        /// The structural signals of one response. Every field is a count.
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+        pub(crate) struct Signals {
+            $($(#[doc = $doc])* pub(crate) $field: u32,)*
+        }
+
+        /// A signal a rule condition reads.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+        #[serde(rename_all = "snake_case")]
+        // The rule language's vocabulary is published whole in the contract's schema;
+        // the rules use a subset, so some variants are only ever serialised.
+        #[allow(dead_code, reason = "variants no rule uses yet are still part of the published schema")]
+        pub(crate) enum Signal {
+            $($variant,)*
+        }
+
+        impl Signals {
+            pub(crate) fn get(&self, signal: Signal) -> u32 {
+                match signal {
+                    $(Signal::$variant => self.$field,)*
+                }
+            }
+        }
+    };
+}
+
+signals! {
+    evidence_n => EvidenceN,
+    document_n => DocumentN,
+    work_n => WorkN,
+    period_n => PeriodN,
     /// Content words of the query.
-    pub terms_n: u32,
+    terms_n => TermsN,
     /// Content words found in at least one evidence item.
-    pub terms_covered_n: u32,
-    pub terms_uncovered_n: u32,
+    terms_covered_n => TermsCoveredN,
+    terms_uncovered_n => TermsUncoveredN,
     /// The most content words of the query found together in one evidence item.
-    pub best_item_terms_n: u32,
+    best_item_terms_n => BestItemTermsN,
     /// Content words some passage of the corpus contains, and those none does.
-    pub terms_in_corpus_n: u32,
-    pub terms_not_in_corpus_n: u32,
+    terms_in_corpus_n => TermsInCorpusN,
+    terms_not_in_corpus_n => TermsNotInCorpusN,
     /// Entities the request names or resolved to.
-    pub entities_n: u32,
+    entities_n => EntitiesN,
     /// Of those, entities some evidence item is linked to.
-    pub entities_covered_n: u32,
-    pub lanes_run_n: u32,
+    entities_covered_n => EntitiesCoveredN,
+    lanes_run_n => LanesRunN,
     /// Evidence items found by two or more independent lanes.
-    pub multi_lane_n: u32,
+    multi_lane_n => MultiLaneN,
     /// Evidence items whose provenance chain is complete.
-    pub trace_complete_n: u32,
-    pub trace_incomplete_n: u32,
+    trace_complete_n => TraceCompleteN,
+    trace_incomplete_n => TraceIncompleteN,
     /// Terms that resolved to an entity with several senses.
-    pub ambiguous_n: u32,
+    ambiguous_n => AmbiguousN,
     /// Terms that are aliases of two or more entities.
-    pub collision_n: u32,
+    collision_n => CollisionN,
     /// Colliding candidate entities that evidence items mention unambiguously.
-    pub contested_with_evidence_n: u32,
+    contested_with_evidence_n => ContestedWithEvidenceN,
     /// Entities resolved without ambiguity or collision.
-    pub resolved_n: u32,
+    resolved_n => ResolvedN,
     /// Configured periods the operation covers, and those with no evidence.
-    pub periods_n: u32,
-    pub periods_missing_n: u32,
+    periods_n => PeriodsN,
+    periods_missing_n => PeriodsMissingN,
     /// compare_concepts: sides, and sides without evidence.
-    pub sides_n: u32,
-    pub sides_empty_n: u32,
+    sides_n => SidesN,
+    sides_empty_n => SidesEmptyN,
     /// terminology_lookup: mappings found, and the reviewed ones among them.
-    pub mappings_n: u32,
-    pub reviewed_mappings_n: u32,
+    mappings_n => MappingsN,
+    reviewed_mappings_n => ReviewedMappingsN,
     /// Concept arguments that named several entities, so nothing was searched.
-    pub undecided_n: u32,
+    undecided_n => UndecidedN,
     /// Key terms: the query's content words less those in a large share of the
     /// corpus's passages and the names of its authors (they name the corpus,
     /// not what is asked about).
-    pub key_terms_n: u32,
+    key_terms_n => KeyTermsN,
     /// Key terms no passage of the corpus contains, and their share (in thousandths) of the key weight.
-    pub key_terms_absent_n: u32,
-    pub key_absent_permille: u32,
+    key_terms_absent_n => KeyTermsAbsentN,
+    key_absent_permille => KeyAbsentPermille,
     /// The share, in thousandths, of the key terms' weight that the best
     /// evidence item holds together. A term weighs by its rarity in the corpus
     /// (ln of passages per passage containing it); absent terms weigh most.
-    pub best_item_key_permille: u32,
+    best_item_key_permille => BestItemKeyPermille,
     /// Evidence items holding a key term, a requested entity or a quoted phrase.
-    pub supporting_n: u32,
+    supporting_n => SupportingN,
     /// Items found only by the vector lane that hold none of those: neighbours in meaning, not evidence.
-    pub neighbours_n: u32,
+    neighbours_n => NeighboursN,
     /// What backs the best item: other items holding at least half the key
     /// weight (or, for an entity question, linked to the entity), plus one when
     /// two lanes found the best item.
-    pub corroboration_n: u32,
+    corroboration_n => CorroborationN,
     /// Quoted phrases of the query, and those some evidence item contains word for word.
-    pub phrases_n: u32,
-    pub phrases_verbatim_n: u32,
+    phrases_n => PhrasesN,
+    phrases_verbatim_n => PhrasesVerbatimN,
     /// 1 when the request names entities (other than the corpus's authors)
     /// and evidence covers every one of them.
-    pub entities_all_covered_n: u32,
+    entities_all_covered_n => EntitiesAllCoveredN,
     /// Items that mention a namesake of a requested person (a longer name
     /// containing its name: "Erasmus Darwin" for "Darwin") and not the person:
     /// they speak of someone else and are not evidence.
-    pub namesake_n: u32,
+    namesake_n => NamesakeN,
     /// Evidence items holding the rarest key term the corpus holds together
     /// with another key term: the corpus speaks of what is asked, so words
     /// scattered over items are not read as its absence.
-    pub rarest_with_more_n: u32,
+    rarest_with_more_n => RarestWithMoreN,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Signal {
-    EvidenceN,
-    DocumentN,
-    WorkN,
-    PeriodN,
-    TermsN,
-    TermsCoveredN,
-    TermsUncoveredN,
-    BestItemTermsN,
-    TermsInCorpusN,
-    TermsNotInCorpusN,
-    EntitiesN,
-    EntitiesCoveredN,
-    LanesRunN,
-    MultiLaneN,
-    TraceCompleteN,
-    TraceIncompleteN,
-    AmbiguousN,
-    CollisionN,
-    ContestedWithEvidenceN,
-    ResolvedN,
-    PeriodsN,
-    PeriodsMissingN,
-    SidesN,
-    SidesEmptyN,
-    MappingsN,
-    ReviewedMappingsN,
-    UndecidedN,
-    KeyTermsN,
-    KeyTermsAbsentN,
-    KeyAbsentPermille,
-    BestItemKeyPermille,
-    SupportingN,
-    NeighboursN,
-    CorroborationN,
-    PhrasesN,
-    PhrasesVerbatimN,
-    EntitiesAllCoveredN,
-    NamesakeN,
-    RarestWithMoreN,
-}
-
-impl Signals {
-    pub fn get(&self, signal: Signal) -> u32 {
-        match signal {
-            Signal::EvidenceN => self.evidence_n,
-            Signal::DocumentN => self.document_n,
-            Signal::WorkN => self.work_n,
-            Signal::PeriodN => self.period_n,
-            Signal::TermsN => self.terms_n,
-            Signal::TermsCoveredN => self.terms_covered_n,
-            Signal::TermsUncoveredN => self.terms_uncovered_n,
-            Signal::BestItemTermsN => self.best_item_terms_n,
-            Signal::TermsInCorpusN => self.terms_in_corpus_n,
-            Signal::TermsNotInCorpusN => self.terms_not_in_corpus_n,
-            Signal::EntitiesN => self.entities_n,
-            Signal::EntitiesCoveredN => self.entities_covered_n,
-            Signal::LanesRunN => self.lanes_run_n,
-            Signal::MultiLaneN => self.multi_lane_n,
-            Signal::TraceCompleteN => self.trace_complete_n,
-            Signal::TraceIncompleteN => self.trace_incomplete_n,
-            Signal::AmbiguousN => self.ambiguous_n,
-            Signal::CollisionN => self.collision_n,
-            Signal::ContestedWithEvidenceN => self.contested_with_evidence_n,
-            Signal::ResolvedN => self.resolved_n,
-            Signal::PeriodsN => self.periods_n,
-            Signal::PeriodsMissingN => self.periods_missing_n,
-            Signal::SidesN => self.sides_n,
-            Signal::SidesEmptyN => self.sides_empty_n,
-            Signal::MappingsN => self.mappings_n,
-            Signal::ReviewedMappingsN => self.reviewed_mappings_n,
-            Signal::UndecidedN => self.undecided_n,
-            Signal::KeyTermsN => self.key_terms_n,
-            Signal::KeyTermsAbsentN => self.key_terms_absent_n,
-            Signal::KeyAbsentPermille => self.key_absent_permille,
-            Signal::BestItemKeyPermille => self.best_item_key_permille,
-            Signal::SupportingN => self.supporting_n,
-            Signal::NeighboursN => self.neighbours_n,
-            Signal::CorroborationN => self.corroboration_n,
-            Signal::PhrasesN => self.phrases_n,
-            Signal::PhrasesVerbatimN => self.phrases_verbatim_n,
-            Signal::EntitiesAllCoveredN => self.entities_all_covered_n,
-            Signal::NamesakeN => self.namesake_n,
-            Signal::RarestWithMoreN => self.rarest_with_more_n,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Cmp {
+#[allow(dead_code, reason = "a comparison no rule uses yet is still part of the published schema")]
+pub(crate) enum Cmp {
     Eq,
     Lt,
     Ge,
@@ -232,17 +172,17 @@ pub enum Cmp {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Operand {
+pub(crate) enum Operand {
     Value(u32),
     Signal(Signal),
 }
 
 /// `signal cmp operand`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Condition {
-    pub signal: Signal,
-    pub cmp: Cmp,
-    pub operand: Operand,
+pub(crate) struct Condition {
+    pub(crate) signal: Signal,
+    pub(crate) cmp: Cmp,
+    pub(crate) operand: Operand,
 }
 
 const fn when(signal: Signal, cmp: Cmp, value: u32) -> Condition {
@@ -272,12 +212,12 @@ impl Condition {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Rule {
     pub id: &'static str,
-    pub state: State,
+    pub(crate) state: State,
     /// Operations the rule applies to (all of them when empty).
-    pub operations: &'static [Operation],
+    pub(crate) operations: &'static [Operation],
     /// All must hold.
-    pub conditions: &'static [Condition],
-    pub reason: &'static str,
+    pub(crate) conditions: &'static [Condition],
+    pub(crate) reason: &'static str,
 }
 
 use Operation::{Compare, Lookup, Resolution, Search, Terminology, Trace};
@@ -291,11 +231,11 @@ const EVIDENCE_OPS: &[Operation] = &[Search, Trace, Compare];
 /// items). Weights come from the corpus's own term statistics, never from a
 /// similarity score. Chosen on SciFact and Cranfield (`evident eval
 /// --verdicts`; ARCHITECTURE.md gives the figures), stated here once.
-pub const MOST_KEY_WEIGHT: u32 = 600;
-pub const SOME_KEY_WEIGHT: u32 = 500;
+pub(crate) const MOST_KEY_WEIGHT: u32 = 600;
+pub(crate) const SOME_KEY_WEIGHT: u32 = 500;
 /// Key terms the corpus lacks that carry at least half the key weight: the
 /// question is about something the corpus does not hold.
-pub const ABSENT_KEY_WEIGHT: u32 = 500;
+pub(crate) const ABSENT_KEY_WEIGHT: u32 = 500;
 
 /// The whole table. Order matters: the first rule that holds fires.
 pub const RULES: &[Rule] = &[
@@ -491,18 +431,18 @@ pub const RULES: &[Rule] = &[
 
 /// The verdict with what it was decided from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct EvidenceState {
-    pub state: State,
+pub(crate) struct EvidenceState {
+    pub(crate) state: State,
     /// The rule that fired.
-    pub rule: String,
-    pub operation: Operation,
-    pub signals: Signals,
+    pub(crate) rule: String,
+    pub(crate) operation: Operation,
+    pub(crate) signals: Signals,
     /// Why, in words: the fired rule's reason.
-    pub reasons: Vec<String>,
+    pub(crate) reasons: Vec<String>,
 }
 
 /// Applies the table. Every operation reaches a fallback rule, so this never fails.
-pub fn decide(operation: Operation, signals: Signals) -> EvidenceState {
+pub(crate) fn decide(operation: Operation, signals: Signals) -> EvidenceState {
     let fired = RULES.iter().find(|rule| {
         (rule.operations.is_empty() || rule.operations.contains(&operation))
             && rule.conditions.iter().all(|c| c.holds(&signals))

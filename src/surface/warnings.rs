@@ -29,7 +29,7 @@ pub enum WarningCode {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Severity {
+pub(crate) enum Severity {
     /// Worth knowing; the result is usable as it is.
     Info,
     /// The result is usable with care; read `action`.
@@ -83,7 +83,7 @@ impl WarningCode {
         }
     }
 
-    pub fn severity(self) -> Severity {
+    pub(crate) fn severity(self) -> Severity {
         match self {
             WarningCode::VectorLaneDisabled
             | WarningCode::DeprecatedTool
@@ -96,7 +96,7 @@ impl WarningCode {
     }
 
     /// When the warning is raised, for the published list.
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             WarningCode::AmbiguousEntity => "A term resolved to an entity with several senses.",
             WarningCode::EntityCollision => "A term is an alias of two or more entities.",
@@ -131,16 +131,16 @@ impl WarningCode {
 
 /// One warning as the caller sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Warning {
-    pub code: WarningCode,
-    pub message: String,
-    pub severity: Severity,
+pub(crate) struct Warning {
+    pub(crate) code: WarningCode,
+    pub(crate) message: String,
+    pub(crate) severity: Severity,
     /// What the caller can do about it.
-    pub action: String,
+    pub(crate) action: String,
 }
 
 impl Warning {
-    pub fn new(code: WarningCode, message: impl Into<String>, action: impl Into<String>) -> Self {
+    pub(crate) fn new(code: WarningCode, message: impl Into<String>, action: impl Into<String>) -> Self {
         Self { code, message: message.into(), severity: code.severity(), action: action.into() }
     }
 }

@@ -6,10 +6,10 @@ use serde_json::{Map, Value};
 use crate::surface::{ErrorCode, ToolError};
 
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Args(pub Map<String, Value>);
+pub(crate) struct Args(pub Map<String, Value>);
 
 impl Args {
-    pub fn text(&self, name: &str) -> Option<&str> {
+    pub(crate) fn text(&self, name: &str) -> Option<&str> {
         self.0.get(name).and_then(Value::as_str)
     }
 
@@ -24,36 +24,36 @@ impl Args {
     }
 
     /// A required text parameter, or a text parameter with a default.
-    pub fn required(&self, name: &str) -> Result<&str, ToolError> {
+    pub(crate) fn required(&self, name: &str) -> Result<&str, ToolError> {
         self.present(name)?.as_str().ok_or_else(|| mistyped(name))
     }
 
     /// A count (an integer parameter whose range starts at 0 or above), as validated.
-    pub fn count(&self, name: &str) -> Result<usize, ToolError> {
+    pub(crate) fn count(&self, name: &str) -> Result<usize, ToolError> {
         let value = self.present(name)?.as_i64().ok_or_else(|| mistyped(name))?;
         usize::try_from(value).map_err(|_| mistyped(name))
     }
 
     /// A choice parameter as its enum (`RetrievalMode`, `Lane`, `Detail`);
     /// `None` when the tool has no such parameter or it was not given.
-    pub fn choice_opt<T: std::str::FromStr<Err = String>>(&self, name: &str) -> Result<Option<T>, ToolError> {
+    pub(crate) fn choice_opt<T: std::str::FromStr<Err = String>>(&self, name: &str) -> Result<Option<T>, ToolError> {
         self.text(name)
             .map(|v| v.parse().map_err(|e: String| ToolError::new(ErrorCode::InvalidArgument, e)))
             .transpose()
     }
 
     /// A choice parameter that validation fills (required or with a default), as its enum.
-    pub fn choice<T: std::str::FromStr<Err = String>>(&self, name: &str) -> Result<T, ToolError> {
+    pub(crate) fn choice<T: std::str::FromStr<Err = String>>(&self, name: &str) -> Result<T, ToolError> {
         self.required(name)?;
         self.choice_opt(name)?.ok_or_else(|| mistyped(name))
     }
 
     /// A boolean parameter with a default.
-    pub fn flag(&self, name: &str) -> Result<bool, ToolError> {
+    pub(crate) fn flag(&self, name: &str) -> Result<bool, ToolError> {
         self.present(name)?.as_bool().ok_or_else(|| mistyped(name))
     }
 
-    pub fn list(&self, name: &str) -> Vec<String> {
+    pub(crate) fn list(&self, name: &str) -> Vec<String> {
         self.0
             .get(name)
             .and_then(Value::as_array)
@@ -62,12 +62,12 @@ impl Args {
     }
 
     /// A language filter: `None` for absent or "any".
-    pub fn language(&self, name: &str) -> Option<String> {
+    pub(crate) fn language(&self, name: &str) -> Option<String> {
         self.text(name).map(str::trim).filter(|l| !l.eq_ignore_ascii_case("any")).map(str::to_lowercase)
     }
 
     /// The arguments as understood, without the paging cursor.
-    pub fn understood(&self) -> Map<String, Value> {
+    pub(crate) fn understood(&self) -> Map<String, Value> {
         let mut map = self.0.clone();
         map.remove("cursor");
         map

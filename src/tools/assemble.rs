@@ -9,50 +9,47 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::serving::OpenIndex;
 use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
-use crate::lane::parse_query;
-use crate::lane::{Lane, LaneHits, SpellingVariant};
-use crate::lexical::{KnownTerms, analyse_passage, analyzed_terms, analyzer_name};
+use crate::lane::{KnownTerms, Lane, LaneHits, SpellingVariant};
 use crate::passage::PassageNo;
 use crate::query_words::content_words;
-use crate::search::SearchHit;
+use crate::search::{QueryTerms, QueryWord, SearchHit, passage_terms};
 use crate::store::{PassageRow, SourceRow};
 use crate::surface::ToolError;
 use crate::surface::envelope::*;
 use crate::surface::{Operation, Signals, decide};
 use crate::surface::{Warning, WarningCode};
 
-pub const TRACE_COMPLETE: &str = "COMPLETE";
-pub const TRACE_INCOMPLETE: &str = "SOURCE_TRACE_INCOMPLETE";
+pub(crate) const TRACE_COMPLETE: &str = "COMPLETE";
+pub(crate) const TRACE_INCOMPLETE: &str = "SOURCE_TRACE_INCOMPLETE";
 
 /// What a tool hands over to be finished into an envelope.
-pub struct Draft {
-    pub operation: Operation,
-    pub arguments: Map<String, Value>,
-    pub resolution: Resolution,
-    pub retrieval: Retrieval,
-    pub evidence: Vec<EvidenceItem>,
-    pub warnings: Vec<Warning>,
-    /// The query whose content words coverage checks (none for lookups and concept tools).
-    pub query: Option<String>,
+pub(crate) struct Draft {
+    pub(crate) operation: Operation,
+    pub(crate) arguments: Map<String, Value>,
+    pub(crate) resolution: Resolution,
+    pub(crate) retrieval: Retrieval,
+    pub(crate) evidence: Vec<EvidenceItem>,
+    pub(crate) warnings: Vec<Warning>,
+    /// The query as the search analysed it, whose content words coverage checks
+    /// (none for lookups and concept tools).
+    pub(crate) query: Option<QueryTerms>,
     /// Entities the evidence should mention.
-    pub entities: Vec<String>,
+    pub(crate) entities: Vec<String>,
     /// Periods the operation spans (trace_concept), for gaps.
-    pub periods: Vec<String>,
-    pub groups: Vec<PeriodGroup>,
-    pub sides: Vec<SideCoverage>,
-    pub provenance_chain: Option<ProvenanceChain>,
+    pub(crate) periods: Vec<String>,
+    pub(crate) groups: Vec<PeriodGroup>,
+    pub(crate) sides: Vec<SideCoverage>,
+    pub(crate) provenance_chain: Option<ProvenanceChain>,
     /// terminology_lookup: (mappings found, reviewed ones among them).
-    pub mappings: (u32, u32),
+    pub(crate) mappings: (u32, u32),
     /// Concept arguments that named several entities, so nothing was searched.
-    pub undecided: u32,
+    pub(crate) undecided: u32,
     /// get_context: the window and whether it reached the document's edges.
-    pub context_window: Option<ContextWindow>,
-    /// Spellings the corpus holds of query words it lacks, as the searcher found them.
-    pub spelling_variants: Vec<SpellingVariant>,
+    pub(crate) context_window: Option<ContextWindow>,
 }
 
 impl Draft {
-    pub fn new(operation: Operation, arguments: Map<String, Value>) -> Self {
+    pub(crate) fn new(operation: Operation, arguments: Map<String, Value>) -> Self {
         Self {
             operation,
             arguments,
@@ -69,7 +66,6 @@ impl Draft {
             mappings: (0, 0),
             undecided: 0,
             context_window: None,
-            spelling_variants: Vec::new(),
         }
     }
 }
@@ -77,7 +73,11 @@ impl Draft {
 /// The provenance of one passage, as an evidence item shows it. It traces
 /// completely when its source file is hashed (its byte and line span are
 /// always known) and, where the corpus declares witnesses, it names one.
-pub fn item_provenance(passage: &PassageRow, source: Option<&SourceRow>, declares_witnesses: bool) -> ItemProvenance {
+pub(crate) fn item_provenance(
+    passage: &PassageRow,
+    source: Option<&SourceRow>,
+    declares_witnesses: bool,
+) -> ItemProvenance {
     let hashed = source.is_some_and(|s| !s.sha256.is_empty() && !s.path.is_empty());
     let complete = hashed && (passage.witness.is_some() || !declares_witnesses);
     ItemProvenance {
@@ -94,7 +94,7 @@ pub fn item_provenance(passage: &PassageRow, source: Option<&SourceRow>, declare
 }
 
 /// A passage's pages as the envelope shows them.
-pub fn pages(span: &crate::passage::PageSpan) -> Pages {
+pub(crate) fn pages(span: &crate::passage::PageSpan) -> Pages {
     Pages {
         page_start: span.start,
         page_end: span.end,
@@ -112,7 +112,7 @@ fn authors(source: &SourceRow) -> Vec<String> {
 }
 
 /// How an item was found, for `why_retrieved`.
-pub enum Found<'a> {
+pub(crate) enum Found<'a> {
     /// By one or more lanes, with the fused score and each lane's share of it.
     Ranked {
         score: f64,
@@ -126,13 +126,13 @@ pub enum Found<'a> {
 }
 
 /// Builds evidence items, reading each document's source once.
-pub struct ItemBuilder<'a> {
+pub(crate) struct ItemBuilder<'a> {
     index: &'a OpenIndex,
     sources: HashMap<String, Option<SourceRow>>,
 }
 
 impl<'a> ItemBuilder<'a> {
-    pub fn new(index: &'a OpenIndex) -> Self {
+    pub(crate) fn new(index: &'a OpenIndex) -> Self {
         Self { index, sources: HashMap::new() }
     }
 
@@ -150,7 +150,7 @@ impl<'a> ItemBuilder<'a> {
         Ok(())
     }
 
-    pub fn source(&mut self, document: &str) -> Result<Option<SourceRow>, ToolError> {
+    pub(crate) fn source(&mut self, document: &str) -> Result<Option<SourceRow>, ToolError> {
         if let Some(s) = self.sources.get(document) {
             return Ok(s.clone());
         }
@@ -161,7 +161,7 @@ impl<'a> ItemBuilder<'a> {
 
     /// An item for a passage named by the caller or a single lane; its entity
     /// links are read here.
-    pub fn item(&mut self, passage: PassageRow, found: Found<'_>) -> Result<EvidenceItem, ToolError> {
+    pub(crate) fn item(&mut self, passage: PassageRow, found: Found<'_>) -> Result<EvidenceItem, ToolError> {
         let entities = self
             .index
             .searcher
@@ -175,7 +175,7 @@ impl<'a> ItemBuilder<'a> {
     }
 
     /// Items for several passages, their entity links read in one query.
-    pub fn items(&mut self, found: Vec<(PassageRow, Found<'_>)>) -> Result<Vec<EvidenceItem>, ToolError> {
+    pub(crate) fn items(&mut self, found: Vec<(PassageRow, Found<'_>)>) -> Result<Vec<EvidenceItem>, ToolError> {
         let ids: Vec<String> = found.iter().map(|(p, _)| p.passage_id.clone()).collect();
         let mut links = self.index.searcher.entity_links(&ids)?;
         self.read_sources(found.iter().map(|(p, _)| p.document_id.as_str()))?;
@@ -246,7 +246,7 @@ impl<'a> ItemBuilder<'a> {
     }
 
     /// Items for search hits, in rank order.
-    pub fn hits(
+    pub(crate) fn hits(
         &mut self,
         hits: Vec<SearchHit>,
         weights: &[(Lane, f64)],
@@ -290,7 +290,7 @@ impl<'a> ItemBuilder<'a> {
     /// Items for one lane's own ranking, when there is no other lane to fuse
     /// with: the fusion core still scores it, so scores and each lane's share
     /// come from one place (never re-derived here).
-    pub fn ranked_lane(&mut self, hits: &LaneHits, top_k: usize) -> Result<Vec<EvidenceItem>, ToolError> {
+    pub(crate) fn ranked_lane(&mut self, hits: &LaneHits, top_k: usize) -> Result<Vec<EvidenceItem>, ToolError> {
         let fused = fuse(FusionMethod::default(), &[WeightedLane { hits, weight: 1.0 }], top_k);
         let weights = [(hits.lane, 1.0)];
         let numbers: Vec<PassageNo> = fused.iter().map(|hit| hit.key).collect();
@@ -312,7 +312,7 @@ impl<'a> ItemBuilder<'a> {
     }
 
     /// `before` and `after` passages of the same document around `item`.
-    pub fn context(&self, item: &EvidenceItem, before: u32, after: u32) -> Result<ItemContext, ToolError> {
+    pub(crate) fn context(&self, item: &EvidenceItem, before: u32, after: u32) -> Result<ItemContext, ToolError> {
         let first = item.ordinal.saturating_sub(before);
         let rows = self.index.searcher.passages_in_range(&item.document, first, item.ordinal + after)?;
         let to_out = |p: &PassageRow| ContextPassage {
@@ -327,34 +327,15 @@ impl<'a> ItemBuilder<'a> {
     }
 }
 
-/// Content words of `query`, and for each item which of them it contains.
-/// A word counts if no evidence language's analyzer drops it; matching uses
-/// each item's own analyzer (stemmed), as the lexical lane does.
-/// A word's spelling variants (`variants`, the searcher's) count as the word.
-pub fn term_matches(
-    query: &str,
-    items: &[EvidenceItem],
-    variants: &[SpellingVariant],
-) -> (Vec<String>, Vec<Vec<bool>>) {
-    let words = content_words(query);
+/// The query's content words that count, and for each item which of them it
+/// holds. A word counts if no evidence language's analyzer drops it; matching
+/// uses each item's own analyzer (stemmed), as the lexical lane does, and a
+/// word's spelling variants count as the word.
+pub(crate) fn term_matches<'q>(query: &'q QueryTerms, items: &[EvidenceItem]) -> (Vec<&'q QueryWord>, Vec<Vec<bool>>) {
     let languages: BTreeSet<&str> = items.iter().map(|i| i.language.as_str()).collect();
     let languages: Vec<&str> = if languages.is_empty() { vec!["en"] } else { languages.into_iter().collect() };
-    let mut terms = Vec::new();
-    let mut per_word: Vec<HashMap<&str, Vec<String>>> = Vec::new();
-    for word in words {
-        let parsed = parse_query(&word);
-        let mut analyzed: HashMap<&str, Vec<String>> =
-            languages.iter().map(|l| (*l, analyzed_terms(&parsed, l))).collect();
-        if analyzed.values().any(Vec::is_empty) {
-            continue;
-        }
-        for (language, stems) in &mut analyzed {
-            let name = analyzer_name(language);
-            stems.extend(variants.iter().filter(|v| v.asked == word && v.analyzer == name).map(|v| v.term.clone()));
-        }
-        terms.push(word);
-        per_word.push(analyzed);
-    }
+    let words: Vec<&QueryWord> =
+        query.words.iter().filter(|w| !languages.iter().any(|language| w.dropped_in(language))).collect();
     // What the search found of each item's terms; a term it did not ask about
     // (or an item it did not return) takes one analyzer pass over the item, not one per word.
     let matches = items
@@ -364,19 +345,14 @@ pub fn term_matches(
             let mut holds = |term: &str| match item.tokens.as_ref().and_then(|known| known.holds(term)) {
                 Some(held) => held,
                 None => analysed
-                    .get_or_insert_with(|| KnownTerms::All(analyse_passage(&item.text, &item.language, &[]).1))
+                    .get_or_insert_with(|| passage_terms(&item.text, &item.language))
                     .holds(term)
                     .unwrap_or(false),
             };
-            per_word
-                .iter()
-                .map(|analyzed| {
-                    analyzed.get(item.language.as_str()).is_some_and(|stems| stems.iter().any(|t| holds(t)))
-                })
-                .collect()
+            words.iter().map(|word| word.terms_in(&item.language).any(&mut holds)).collect()
         })
         .collect();
-    (terms, matches)
+    (words, matches)
 }
 
 /// A word the corpus lacks that is a word of the alias a resolved concept
@@ -411,7 +387,7 @@ fn distinct<'a>(values: impl Iterator<Item = Option<&'a str>>) -> usize {
 }
 
 /// Finishes a draft: coverage, provenance, derived warnings, signals, verdict.
-pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
+pub(crate) fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
     let _stage = crate::stage::enter("verdict");
     let items = &draft.evidence;
     let mut language_mix = BTreeMap::new();
@@ -419,25 +395,19 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         *language_mix.entry(item.language.clone()).or_insert(0) += 1;
     }
     let people = index.searcher.authorship();
-    let variants = &draft.spelling_variants;
-    let (terms, mut matches) = draft.query.as_deref().map(|q| term_matches(q, items, variants)).unwrap_or_default();
-    // One index lookup per word: whether the corpus holds it (or a spelling of it) and how rare it is.
-    let mut frequencies: Vec<u64> = terms
-        .iter()
-        .map(|t| {
-            let respelled = variants.iter().filter(|v| v.asked == *t).map(|v| v.passages);
-            respelled.fold(index.searcher.passages_with(t), u64::max)
-        })
-        .collect();
+    let (words, mut matches) = draft.query.as_ref().map(|q| term_matches(q, items)).unwrap_or_default();
+    let terms: Vec<String> = words.iter().map(|w| w.word.clone()).collect();
+    // Whether the corpus holds each word (or a spelling of it) and how rare it is, as the search counted.
+    let mut frequencies: Vec<u64> = words.iter().map(|w| w.passages).collect();
     count_declared_synonyms(&terms, &mut frequencies, &mut matches, items, &draft.resolution.entities);
-    let support = match draft.query.as_deref() {
+    let support = match &draft.query {
         Some(query) => {
             let corpus = CorpusTerms {
                 frequencies: &frequencies,
                 passages: index.searcher.passage_count(),
                 author_words: people.author_words(),
             };
-            assess(query, &terms, key_terms(&terms, &corpus), &matches, items, &draft.entities, people)
+            assess(&query.parsed, &terms, key_terms(&terms, &corpus), &matches, items, &draft.entities, people)
         }
         None => Support::without_query(items, &draft.entities, people),
     };
@@ -492,7 +462,8 @@ pub fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
     provenance.chain = draft.provenance_chain.take();
 
     let mut warnings = std::mem::take(&mut draft.warnings);
-    warnings.extend(spelling_warnings(&draft.spelling_variants, &coverage.term_coverage));
+    let variants = draft.query.as_ref().map_or(&[][..], QueryTerms::variants);
+    warnings.extend(spelling_warnings(variants, &coverage.term_coverage));
     if provenance.source_trace_incomplete_n > 0 {
         warnings.push(Warning::new(
             WarningCode::SourceTraceIncomplete,
@@ -821,9 +792,10 @@ pub(super) mod tests {
             item("p.a.0001", "a", "Natural selection acts on varieties.", &[], &[]),
             item("p.b.0001", "b", "Selection by breeders.", &[], &[]),
         ];
-        let (terms, matches) = term_matches("What does natural selection do to varieties?", &items, &[]);
+        let query = QueryTerms::new("What does natural selection do to varieties?", |_| Vec::new(), |_| 0);
+        let (words, matches) = term_matches(&query, &items);
         // Question words are not content words; stemmed forms match ("varieties" ~ "variety").
-        assert_eq!(terms, ["natural", "selection", "varieties"]);
+        assert_eq!(words.iter().map(|w| w.word.as_str()).collect::<Vec<_>>(), ["natural", "selection", "varieties"]);
         assert_eq!(matches[0], [true, true, true]);
         assert_eq!(matches[1], [false, true, false]);
     }

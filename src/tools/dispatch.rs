@@ -42,12 +42,12 @@ fn handler_for(name: &str) -> Option<Handler> {
 /// A call ready to run: its tool, validated arguments and page.
 #[derive(Debug)]
 pub struct Prepared {
-    pub spec: &'static ToolSpec,
+    pub(crate) spec: &'static ToolSpec,
     /// The deprecated name the caller used.
-    pub original_tool: Option<&'static str>,
-    pub args: Args,
+    pub(crate) original_tool: Option<&'static str>,
+    pub(crate) args: Args,
     /// Evidence items to skip (from a cursor).
-    pub offset: usize,
+    pub(crate) offset: usize,
     cursor: Option<String>,
 }
 
@@ -157,7 +157,7 @@ fn budget_for(spec: &ToolSpec, args: &Args, max_budget: usize) -> usize {
 #[derive(Debug)]
 pub struct Answered {
     pub content: Value,
-    pub verdict: EvidenceState,
+    pub(crate) verdict: EvidenceState,
 }
 
 /// Runs a prepared call against `index` and returns the structured content.

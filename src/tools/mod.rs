@@ -13,6 +13,7 @@ mod serving;
 mod snippet;
 mod support;
 
-pub use args::Args;
-pub use dispatch::{Answered, Prepared, prepare, run};
-pub use serving::{IndexHandle, OpenIndex};
+pub(crate) use dispatch::Answered;
+pub use dispatch::{prepare, run};
+pub(crate) use serving::IndexHandle;
+pub use serving::OpenIndex;

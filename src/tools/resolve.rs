@@ -10,7 +10,7 @@ use crate::surface::{ErrorCode, ToolError, echo};
 use crate::surface::{Warning, WarningCode};
 use crate::text::Mention;
 
-pub fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option<String>) -> EntityRef {
+pub(crate) fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option<String>) -> EntityRef {
     EntityRef {
         id: entity.id.clone(),
         name: entity.name.clone(),
@@ -23,7 +23,7 @@ pub fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option<String
 }
 
 /// Resolves one term (an entity id, an alias, or text mentioning aliases).
-pub fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Resolution {
+pub(crate) fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Resolution {
     let term = term.trim();
     let mut out = Resolution::default();
     if let Some(entity) = index.entity(term) {
@@ -82,7 +82,7 @@ fn resolved(out: &mut Resolution, term: &str, entity: &Entity, how: ResolvedBy, 
 /// What the entity names a text mentions say (the searcher links the text
 /// once): distinct entities, shared aliases as collisions, entities with
 /// several senses as ambiguous.
-pub fn from_mentions(index: &OpenIndex, mentions: Vec<Mention>, out: &mut Resolution) {
+pub(crate) fn from_mentions(index: &OpenIndex, mentions: Vec<Mention>, out: &mut Resolution) {
     let mut shared: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
     for m in mentions {
         let Some(entity) = index.entity(&m.entity) else { continue };
@@ -113,7 +113,7 @@ pub fn from_mentions(index: &OpenIndex, mentions: Vec<Mention>, out: &mut Resolu
 }
 
 /// The warnings a resolution carries.
-pub fn warnings(resolution: &Resolution) -> Vec<Warning> {
+pub(crate) fn warnings(resolution: &Resolution) -> Vec<Warning> {
     let mut out = Vec::new();
     for a in &resolution.ambiguous {
         out.push(Warning::new(
@@ -148,7 +148,7 @@ fn close_names(resolution: &Resolution) -> Option<String> {
 }
 
 /// What a concept argument names.
-pub enum Concept<'a> {
+pub(crate) enum Concept<'a> {
     /// Exactly one entity (possibly one with several senses).
     One(&'a Entity, Resolution),
     /// A collision, or several entities: the caller must choose; the tool says so in an envelope.
@@ -157,7 +157,11 @@ pub enum Concept<'a> {
 
 /// The one entity a concept tool works on: an id, a name or an alias,
 /// resolved exactly as resolve_entity resolves it.
-pub fn require_one<'a>(index: &'a OpenIndex, concept: &str, language: Option<&str>) -> Result<Concept<'a>, ToolError> {
+pub(crate) fn require_one<'a>(
+    index: &'a OpenIndex,
+    concept: &str,
+    language: Option<&str>,
+) -> Result<Concept<'a>, ToolError> {
     let resolution = resolve_term(index, concept, language);
     match resolution.status {
         Some(ResolutionStatus::Resolved) | Some(ResolutionStatus::Ambiguous) if resolution.entities.len() == 1 => {
@@ -173,7 +177,7 @@ pub fn require_one<'a>(index: &'a OpenIndex, concept: &str, language: Option<&st
 }
 
 /// `entity_not_found`, naming the close names the resolution found.
-pub fn not_found(concept: &str, resolution: &Resolution) -> ToolError {
+pub(crate) fn not_found(concept: &str, resolution: &Resolution) -> ToolError {
     let hint = match close_names(resolution) {
         None => "call resolve_entity with another name, or use search_passages for free text".to_owned(),
         Some(names) => format!("close names: {names}"),

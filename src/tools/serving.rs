@@ -16,17 +16,17 @@ use crate::text::{normalized_words, without_possessive};
 
 /// One opened generation. Immutable; shared by concurrent calls.
 pub struct OpenIndex {
-    pub generation: String,
-    pub searcher: Searcher,
+    pub(crate) generation: String,
+    pub(crate) searcher: Searcher,
     by_id: HashMap<String, usize>,
     /// Normalised alias words → (entity index, alias as written, language).
     by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>>,
-    pub periods: Vec<PeriodRow>,
-    pub terminology: Vec<TermMapping>,
-    pub works: Vec<String>,
-    pub languages: Vec<String>,
+    pub(crate) periods: Vec<PeriodRow>,
+    pub(crate) terminology: Vec<TermMapping>,
+    pub(crate) works: Vec<String>,
+    pub(crate) languages: Vec<String>,
     /// Whether the corpus names witnesses; only then does a passage without one trace incompletely.
-    pub declares_witnesses: bool,
+    pub(crate) declares_witnesses: bool,
 }
 
 impl OpenIndex {
@@ -65,17 +65,17 @@ impl OpenIndex {
     }
 
     /// The corpus's entities, in the order the indexes here refer to.
-    pub fn entities(&self) -> &[Entity] {
+    pub(crate) fn entities(&self) -> &[Entity] {
         self.searcher.entities()
     }
 
-    pub fn entity(&self, id: &str) -> Option<&Entity> {
+    pub(crate) fn entity(&self, id: &str) -> Option<&Entity> {
         self.by_id.get(id).map(|i| &self.entities()[*i])
     }
 
     /// Entities with an alias (or canonical name) equal to `term`, in that
     /// language when given; each with the alias that matched. Sorted by id.
-    pub fn entities_named(&self, term: &str, language: Option<&str>) -> Vec<(&Entity, String)> {
+    pub(crate) fn entities_named(&self, term: &str, language: Option<&str>) -> Vec<(&Entity, String)> {
         let mut out: Vec<(&Entity, String)> = Vec::new();
         for (i, alias, alias_language) in self.by_alias.get(&normalized_words(term)).into_iter().flatten() {
             let language_ok = language.is_none_or(|l| alias_language == l || alias_language == "*");
@@ -92,7 +92,7 @@ impl OpenIndex {
     /// word, then names spelt alike (normalised Damerau-Levenshtein ≥ 0.7).
     /// One suggestion per entity, with its closest name; ties by entity id
     /// and alias, so the answer does not depend on hash order.
-    pub fn close_names(&self, term: &str, language: Option<&str>, n: usize) -> Vec<Suggestion> {
+    pub(crate) fn close_names(&self, term: &str, language: Option<&str>, n: usize) -> Vec<Suggestion> {
         // Possessives compare as their base word: "Mivart" is close to "Mivart's objections".
         let base = |w: &String| without_possessive(w).to_owned();
         let words: Vec<String> = normalized_words(term).iter().map(base).collect();
@@ -146,7 +146,7 @@ impl OpenIndex {
             .collect()
     }
 
-    pub fn period(&self, id: &str) -> Option<&PeriodRow> {
+    pub(crate) fn period(&self, id: &str) -> Option<&PeriodRow> {
         self.periods.iter().find(|p| p.id == id)
     }
 }
@@ -176,7 +176,7 @@ impl Closeness {
 /// `CURRENT` is read only when its file identity (inode, length, modification
 /// time) changed since the last call — a publish replaces it by rename — so
 /// a call costs one `stat`, not a read and a parse.
-pub struct IndexHandle {
+pub(crate) struct IndexHandle {
     dir: PathBuf,
     models_dir: Option<PathBuf>,
     open: RwLock<Option<Served>>,
@@ -206,7 +206,7 @@ impl FileIdentity {
 
 impl IndexHandle {
     /// Opens the serving generation now, so a server can refuse to start without one.
-    pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
+    pub(crate) fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
         let current = FileIdentity::of(&IndexDir::current_path(dir));
         let index = Arc::new(OpenIndex::open(dir, models_dir)?);
         Ok(Self {
@@ -216,12 +216,8 @@ impl IndexHandle {
         })
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// The serving generation, reopened when `CURRENT` has moved.
-    pub fn get(&self) -> Result<Arc<OpenIndex>, ToolError> {
+    pub(crate) fn get(&self) -> Result<Arc<OpenIndex>, ToolError> {
         let identity = FileIdentity::of(&IndexDir::current_path(&self.dir));
         if let Ok(guard) = self.open.read()
             && let Some(served) = guard.as_ref()

@@ -13,7 +13,7 @@ const ELLIPSIS: char = '…';
 /// highlighted byte ranges as fit, starting a little before the first one;
 /// cut at word boundaries where possible, with an ellipsis where text was
 /// left out. Without highlights, the opening of the text.
-pub fn snippet(text: &str, highlights: &[(usize, usize)], max_chars: usize) -> String {
+pub(crate) fn snippet(text: &str, highlights: &[(usize, usize)], max_chars: usize) -> String {
     let total = text.chars().count();
     if total <= max_chars {
         return text.to_owned();
@@ -56,14 +56,14 @@ pub fn snippet(text: &str, highlights: &[(usize, usize)], max_chars: usize) -> S
 
 /// Replaces every evidence item's text (and its context passages' texts) with
 /// a snippet; `full_text_chars` tells the caller how long the passage is.
-pub fn apply(envelope: &mut Envelope) {
+pub(crate) fn apply(envelope: &mut Envelope) {
     for item in &mut envelope.evidence {
         cut(item);
     }
 }
 
 /// Cuts one item's text (and its context's) to a snippet.
-pub fn cut(item: &mut EvidenceItem) {
+pub(crate) fn cut(item: &mut EvidenceItem) {
     let chars = item.text.chars().count();
     if chars > SNIPPET_CHARS {
         item.text = snippet(&item.text, &item.highlights, SNIPPET_CHARS);

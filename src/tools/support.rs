@@ -5,57 +5,57 @@
 //! evidence and the corpus's term statistics; no similarity score is read.
 
 use crate::authorship::Authorship;
-use crate::lane::{Lane, parse_query};
+use crate::lane::{Lane, ParsedQuery};
 use crate::query_words::is_framing;
 use crate::surface::envelope::EvidenceItem;
 use crate::text::{normalized_word, normalized_words, possessive_base, without_possessive};
 
 /// A content word in at least this share of the corpus's passages is not a
 /// key term: it is what the corpus is about (e.g. "species" in the Origin).
-pub const COMMON_SHARE: f64 = 0.2;
+pub(crate) const COMMON_SHARE: f64 = 0.2;
 /// Another item holding at least this many thousandths of the key weight corroborates the best one.
 const CORROBORATING_PERMILLE: u32 = 500;
 
 /// One key term and its weight (higher = rarer in the corpus).
 #[derive(Debug, Clone, PartialEq)]
-pub struct KeyTerm {
+pub(crate) struct KeyTerm {
     /// Index into the content words the matches were computed for.
-    pub word: usize,
-    pub weight: f64,
-    pub in_corpus: bool,
+    pub(crate) word: usize,
+    pub(crate) weight: f64,
+    pub(crate) in_corpus: bool,
 }
 
 /// What the support signals are counted from.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Support {
-    pub key_terms: Vec<KeyTerm>,
+pub(crate) struct Support {
+    pub(crate) key_terms: Vec<KeyTerm>,
     /// Per item: thousandths of the key weight it holds.
-    pub item_permille: Vec<u32>,
+    pub(crate) item_permille: Vec<u32>,
     /// Per item: holds a key term, a requested entity or a quoted phrase.
-    pub supporting: Vec<bool>,
+    pub(crate) supporting: Vec<bool>,
     /// Per item: found only by associative lanes (vector, feedback: `Lane::associative`) and not supporting.
-    pub neighbour: Vec<bool>,
+    pub(crate) neighbour: Vec<bool>,
     /// Per item: mentions a namesake of a requested person and not the person.
-    pub namesake: Vec<bool>,
-    pub best_permille: u32,
+    pub(crate) namesake: Vec<bool>,
+    pub(crate) best_permille: u32,
     /// Thousandths of the key weight carried by terms the corpus lacks.
-    pub absent_permille: u32,
-    pub corroboration: u32,
-    pub phrases: u32,
-    pub phrases_verbatim: u32,
-    pub entities_all_covered: bool,
+    pub(crate) absent_permille: u32,
+    pub(crate) corroboration: u32,
+    pub(crate) phrases: u32,
+    pub(crate) phrases_verbatim: u32,
+    pub(crate) entities_all_covered: bool,
     /// Items holding the rarest key term the corpus holds together with another key term, and more
     /// of the key weight than the absent terms carry.
-    pub rarest_with_more: u32,
+    pub(crate) rarest_with_more: u32,
     /// The key terms, as words.
-    pub key_words: Vec<String>,
+    pub(crate) key_words: Vec<String>,
 }
 
 impl Support {
     /// Tools that take no query (the concept tools): the request names its
     /// entities, every item was retrieved for them, and there are no key terms
     /// to hold; the entity and period rules decide.
-    pub fn without_query(items: &[EvidenceItem], entities: &[String], people: &Authorship) -> Self {
+    pub(crate) fn without_query(items: &[EvidenceItem], entities: &[String], people: &Authorship) -> Self {
         Self {
             item_permille: vec![1000; items.len()],
             supporting: vec![true; items.len()],
@@ -71,7 +71,7 @@ impl Support {
 
     /// Whether item `i` of the assessed items is evidence for `entity`: it
     /// mentions it, or the entity wrote it and it does not speak of a namesake instead.
-    pub fn covers(&self, i: usize, item: &EvidenceItem, entity: &str, people: &Authorship) -> bool {
+    pub(crate) fn covers(&self, i: usize, item: &EvidenceItem, entity: &str, people: &Authorship) -> bool {
         item.entities.iter().any(|e| e == entity)
             || (people.authors_of(&item.document).iter().any(|a| a == entity)
                 && !self.namesake.get(i).copied().unwrap_or(false))
@@ -80,26 +80,26 @@ impl Support {
     /// Whether `term` (a resolved name) contains a key term: an ambiguous or
     /// colliding name matters only when the question turns on it. Without a
     /// query (no key terms) every name matters.
-    pub fn names_key_term(&self, term: &str) -> bool {
+    pub(crate) fn names_key_term(&self, term: &str) -> bool {
         self.key_words.is_empty() || normalized_words(term).iter().any(|w| self.key_words.contains(w))
     }
 }
 
 /// The corpus facts key terms are chosen with.
-pub struct CorpusTerms<'a> {
+pub(crate) struct CorpusTerms<'a> {
     /// For each content word, how many passages contain it.
-    pub frequencies: &'a [u64],
+    pub(crate) frequencies: &'a [u64],
     /// How many passages the corpus holds.
-    pub passages: u64,
+    pub(crate) passages: u64,
     /// Words of the authors' names.
-    pub author_words: &'a std::collections::BTreeSet<String>,
+    pub(crate) author_words: &'a std::collections::BTreeSet<String>,
 }
 
 /// Key terms among `words` (the query's content words): not the authors'
 /// names, not common in the corpus and not framing the question
 /// (`query_words::is_framing`) — unless every word is common or framing, in
 /// which case those are all there is to go on (the common ones first).
-pub fn key_terms(words: &[String], corpus: &CorpusTerms<'_>) -> Vec<KeyTerm> {
+pub(crate) fn key_terms(words: &[String], corpus: &CorpusTerms<'_>) -> Vec<KeyTerm> {
     let mut key = Vec::new();
     let mut common = Vec::new();
     let mut framing = Vec::new();
@@ -199,8 +199,8 @@ fn contains_phrase(text_words: &[String], phrase: &[String]) -> bool {
 /// corpus's authors among `entities` say whose text to read, so they neither
 /// make an item supporting nor decide coverage (their words are not key terms
 /// either).
-pub fn assess(
-    query: &str,
+pub(crate) fn assess(
+    parsed: &ParsedQuery,
     words: &[String],
     key_terms: Vec<KeyTerm>,
     matches: &[Vec<bool>],
@@ -214,7 +214,6 @@ pub fn assess(
     let absent: f64 = key_terms.iter().filter(|t| !t.in_corpus).map(|t| t.weight).sum();
     let absent_permille = if total > 0.0 { (1000.0 * absent / total).round() as u32 } else { 0 };
     let key_words = key_terms.iter().filter_map(|t| words.get(t.word).cloned()).collect();
-    let parsed = parse_query(query);
     let phrases: Vec<Vec<String>> =
         parsed.phrases.iter().map(|p| normalized_words(p)).filter(|p| !p.is_empty()).collect();
     // Quoted phrases already hold word for word; names are looked for in the free text.
@@ -338,6 +337,19 @@ mod tests {
 
     fn words(w: &[&str]) -> Vec<String> {
         w.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// `super::assess` with the query given as text, as the search parses it.
+    fn assess(
+        query: &str,
+        words: &[String],
+        key_terms: Vec<KeyTerm>,
+        matches: &[Vec<bool>],
+        items: &[EvidenceItem],
+        entities: &[String],
+        people: &Authorship,
+    ) -> Support {
+        super::assess(&crate::lane::parse_query(query), words, key_terms, matches, items, entities, people)
     }
 
     /// Of 1,000 passages: "species" in 400, "organ" in 50, "darwin" in 12, "eye" in 10, "helix" in none.

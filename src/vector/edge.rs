@@ -18,7 +18,7 @@ use super::store::{
 };
 use super::unavailable::Unavailable;
 
-pub struct EdgeStore {
+pub(crate) struct EdgeStore {
     // Declared before `_private` so the shard closes before its copy is deleted.
     shard: EdgeShard,
     tuning: SearchTuning,
@@ -32,7 +32,7 @@ fn fail(what: &str) -> impl Fn(qdrant_edge::OperationError) -> Unavailable + '_ 
 
 impl EdgeStore {
     /// Creates a new store with cosine distance and the payload indexes.
-    pub fn create(path: &Path, dimension: usize, tuning: SearchTuning) -> Result<Self, Unavailable> {
+    pub(crate) fn create(path: &Path, dimension: usize, tuning: SearchTuning) -> Result<Self, Unavailable> {
         let config = EdgeConfigBuilder::new()
             .vector(DEFAULT_VECTOR_NAME, EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).build())
             .build();
@@ -56,7 +56,7 @@ impl EdgeStore {
     /// Opens a store for reading, from a private copy made under `scratch`
     /// (see `private_copy`): loading a shard writes to it, and a published
     /// generation is never written.
-    pub fn open(path: &Path, scratch: &Path, tuning: SearchTuning) -> Result<Self, Unavailable> {
+    pub(crate) fn open(path: &Path, scratch: &Path, tuning: SearchTuning) -> Result<Self, Unavailable> {
         let copy = PrivateCopy::make(path, scratch)
             .map_err(|e| Unavailable(format!("embedded vector store: cannot make a private copy to read ({e})")))?;
         let shard = EdgeShard::load(copy.path(), None).map_err(fail("open"))?;

@@ -38,11 +38,11 @@ pub struct Embedder {
 }
 
 /// How many query texts' vectors are kept by default, oldest evicted first.
-pub const QUERY_CACHE: usize = 256;
+pub(crate) const QUERY_CACHE: usize = 256;
 
 /// Overrides `QUERY_CACHE` (`0` keeps none: every query is embedded, as a
 /// benchmark of the embedder needs).
-pub const QUERY_CACHE_VARIABLE: &str = "EVIDENT_QUERY_CACHE";
+pub(crate) const QUERY_CACHE_VARIABLE: &str = "EVIDENT_QUERY_CACHE";
 
 /// The cache size a value of `QUERY_CACHE_VARIABLE` asks for; the default when unset or not a count.
 fn query_cache_capacity(value: Option<&str>) -> usize {
@@ -91,7 +91,7 @@ impl Embedder {
     }
 
     /// Loads the model `info` (already read with `ModelInfo::read`) describes.
-    pub fn load_described(info: ModelInfo) -> Result<Self, Unavailable> {
+    pub(crate) fn load_described(info: ModelInfo) -> Result<Self, Unavailable> {
         let pooling = match (info.kind, info.pooling) {
             (ModelKind::Embedding, PoolingKind::Mean) => Pooling::Mean,
             (ModelKind::Embedding, PoolingKind::Cls) => Pooling::Cls,
@@ -154,7 +154,7 @@ impl Embedder {
         loaded.get(turn).cloned().ok_or_else(poisoned)
     }
 
-    pub fn info(&self) -> &ModelInfo {
+    pub(crate) fn info(&self) -> &ModelInfo {
         &self.info
     }
 
@@ -188,7 +188,7 @@ impl Embedder {
     /// whose vectors depend on their batch (dynamic quantisation) embeds one
     /// text per call, so a passage's vector is the same in every build (a
     /// rebuild that reuses some vectors embeds the rest in other batches).
-    pub fn embed_passages(&self, texts: &[String], batch_size: usize) -> Result<Vec<Vec<f32>>, Unavailable> {
+    pub(crate) fn embed_passages(&self, texts: &[String], batch_size: usize) -> Result<Vec<Vec<f32>>, Unavailable> {
         let prefixed: Vec<String> = texts.iter().map(|t| format!("{}{t}", self.info.passage_prefix)).collect();
         if self.info.dynamic_quantization {
             return prefixed.iter().map(|t| self.embed_one(t)).collect();

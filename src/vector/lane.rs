@@ -7,7 +7,7 @@ use super::unavailable::Unavailable;
 use crate::lane::ParsedQuery;
 use crate::lane::{Lane, LaneHits};
 
-pub fn search(
+pub(crate) fn search(
     embedder: &Embedder,
     store: &dyn VectorStore,
     numbers: &PointNumbers,

@@ -19,16 +19,16 @@ mod store;
 mod synthetic;
 mod unavailable;
 
-pub use crate::corpus::{Backend, VectorSettings};
-pub use edge::EdgeStore;
+pub(crate) use crate::corpus::Backend;
+pub(crate) use edge::EdgeStore;
 pub use embedder::{Embedder, MAX_SESSIONS};
-pub use lane::search as vector_lane;
-pub use open::open_store;
-pub use runtime::{ModelInfo, ModelKind, PoolingKind, default_models_dir};
+pub(crate) use lane::search as vector_lane;
+pub(crate) use open::open_store;
+pub use runtime::default_models_dir;
+pub(crate) use runtime::{ModelInfo, ModelKind};
 pub use server::ServerStore;
-pub use settings::VectorManifest;
-pub use store::{
-    EXACT_SEARCH_MAX_POINTS, PointNumbers, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id,
-};
-pub use synthetic::unit_vector as synthetic_vector;
-pub use unavailable::Unavailable;
+pub(crate) use settings::VectorManifest;
+pub(crate) use store::PointNumbers;
+pub use store::{SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
+pub(crate) use synthetic::unit_vector as synthetic_vector;
+pub(crate) use unavailable::Unavailable;

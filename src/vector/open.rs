@@ -12,7 +12,7 @@ use crate::corpus::Backend;
 
 /// Opens the vector store a generation's manifest describes, for reading;
 /// `scratch` is where an embedded store's private copy goes.
-pub fn open_store(
+pub(crate) fn open_store(
     manifest: &VectorManifest,
     generation: &Path,
     scratch: &Path,

@@ -21,7 +21,7 @@ const BLOCK: usize = 64 * 1024;
 
 /// A copy owned by this process, removed when dropped.
 #[derive(Debug)]
-pub struct PrivateCopy {
+pub(crate) struct PrivateCopy {
     path: PathBuf,
     lock_path: PathBuf,
     /// Held for the copy's lifetime: the claim other processes test.
@@ -31,7 +31,7 @@ pub struct PrivateCopy {
 impl PrivateCopy {
     /// Copies `source` into a new directory under `scratch`, first removing
     /// copies whose owners are gone.
-    pub fn make(source: &Path, scratch: &Path) -> io::Result<Self> {
+    pub(crate) fn make(source: &Path, scratch: &Path) -> io::Result<Self> {
         fs::create_dir_all(scratch)?;
         sweep(scratch);
         let name = unique_name();
@@ -42,7 +42,7 @@ impl PrivateCopy {
         Ok(copy)
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 }
@@ -74,7 +74,7 @@ fn claim(scratch: &Path, lock_path: &Path) -> io::Result<File> {
 
 /// Removes copies left by processes that are gone. Errors are ignored: a copy
 /// that cannot be removed now is tried again by the next reader.
-pub fn sweep(scratch: &Path) {
+pub(crate) fn sweep(scratch: &Path) {
     let Ok(entries) = fs::read_dir(scratch) else { return };
     for entry in entries.flatten() {
         let path = entry.path();

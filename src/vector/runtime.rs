@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use super::unavailable::Unavailable;
 
-pub const MODELS_DIR_VARIABLE: &str = "EVIDENT_MODELS_DIR";
+pub(crate) const MODELS_DIR_VARIABLE: &str = "EVIDENT_MODELS_DIR";
 const MODEL_MANIFEST: &str = "MODEL.json";
 
 /// `$EVIDENT_MODELS_DIR`, else `$XDG_DATA_HOME/evident/models`, else
@@ -30,7 +30,7 @@ pub fn default_models_dir() -> PathBuf {
 /// What a model is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-pub enum ModelKind {
+pub(crate) enum ModelKind {
     /// Text → one unit vector (the dense lane).
     #[default]
     Embedding,
@@ -41,7 +41,7 @@ pub enum ModelKind {
 /// How token vectors become one text vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-pub enum PoolingKind {
+pub(crate) enum PoolingKind {
     #[default]
     Mean,
     Cls,
@@ -53,36 +53,36 @@ pub enum PoolingKind {
 /// model is defined) says of a model. Fields added after the first release
 /// default to what all-MiniLM-L6-v2, the only model then, was.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct ModelInfo {
+pub(crate) struct ModelInfo {
     /// The installed name: the model's directory, what corpus.toml names.
     #[serde(skip)]
-    pub name: String,
+    pub(crate) name: String,
     /// The models directory it was read from (its files and the runtime are there).
     #[serde(skip)]
-    pub models_dir: PathBuf,
-    pub model_id: String,
+    pub(crate) models_dir: PathBuf,
+    pub(crate) model_id: String,
     #[serde(default)]
-    pub kind: ModelKind,
-    pub dimension: usize,
-    pub max_length: usize,
+    pub(crate) kind: ModelKind,
+    pub(crate) dimension: usize,
+    pub(crate) max_length: usize,
     #[serde(default)]
-    pub pooling: PoolingKind,
+    pub(crate) pooling: PoolingKind,
     /// Prepended to a query / a passage before embedding (e5's "query: ").
     #[serde(default)]
-    pub query_prefix: String,
+    pub(crate) query_prefix: String,
     #[serde(default)]
-    pub passage_prefix: String,
+    pub(crate) passage_prefix: String,
     /// Dynamically quantised weights quantise activations per batch, so a
     /// text's vector depends slightly on what it was batched with.
     #[serde(default)]
-    pub dynamic_quantization: bool,
+    pub(crate) dynamic_quantization: bool,
     /// The ONNX runtime library, relative to the models directory.
-    pub runtime: String,
+    pub(crate) runtime: String,
 }
 
 impl ModelInfo {
     /// What the model `name` installed in `models_dir` is, without loading it.
-    pub fn read(models_dir: &Path, name: &str) -> Result<Self, Unavailable> {
+    pub(crate) fn read(models_dir: &Path, name: &str) -> Result<Self, Unavailable> {
         let path = models_dir.join(name).join(MODEL_MANIFEST);
         let bytes = std::fs::read(&path).map_err(|_| {
             Unavailable(format!(
@@ -102,7 +102,7 @@ impl ModelInfo {
     }
 
     /// Reads one of the model's files (`tokenizer.json`, `model.onnx`, …).
-    pub fn read_file(&self, file: &str) -> Result<Vec<u8>, Unavailable> {
+    pub(crate) fn read_file(&self, file: &str) -> Result<Vec<u8>, Unavailable> {
         let path = self.models_dir.join(&self.name).join(file);
         std::fs::read(&path).map_err(|e| {
             Unavailable(format!(
@@ -114,7 +114,7 @@ impl ModelInfo {
     }
 
     /// The four tokenizer files every model directory holds.
-    pub fn tokenizer_files(&self) -> Result<fastembed::TokenizerFiles, Unavailable> {
+    pub(crate) fn tokenizer_files(&self) -> Result<fastembed::TokenizerFiles, Unavailable> {
         Ok(fastembed::TokenizerFiles {
             tokenizer_file: self.read_file("tokenizer.json")?,
             config_file: self.read_file("config.json")?,
@@ -124,7 +124,7 @@ impl ModelInfo {
     }
 
     /// The runtime environment this model runs in.
-    pub fn environment(&self) -> Result<ort::environment::Environment, Unavailable> {
+    pub(crate) fn environment(&self) -> Result<ort::environment::Environment, Unavailable> {
         let runtime = self.models_dir.join(&self.runtime);
         if !runtime.is_file() {
             return Err(Unavailable(format!(

@@ -34,7 +34,7 @@ fn fail(what: &'static str) -> impl Fn(qdrant_client::QdrantError) -> Unavailabl
 
 impl ServerStore {
     /// Connects to an existing collection.
-    pub fn connect(url: &str, collection: &str, tuning: SearchTuning) -> Result<Self, Unavailable> {
+    pub(crate) fn connect(url: &str, collection: &str, tuning: SearchTuning) -> Result<Self, Unavailable> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

@@ -13,7 +13,7 @@ use crate::passage::PassageNo;
 /// here, and reproducible — an HNSW graph is rebuilt with every generation and
 /// need not come out the same, so approximate results could differ between two
 /// builds of the same corpus. Larger stores use HNSW.
-pub const EXACT_SEARCH_MAX_POINTS: usize = 50_000;
+pub(crate) const EXACT_SEARCH_MAX_POINTS: usize = 50_000;
 
 /// How a store searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,18 +23,18 @@ pub struct SearchTuning {
 }
 
 impl SearchTuning {
-    pub fn for_points(hnsw_ef: usize, points: usize) -> Self {
+    pub(crate) fn for_points(hnsw_ef: usize, points: usize) -> Self {
         Self { hnsw_ef, exact: points <= EXACT_SEARCH_MAX_POINTS }
     }
 }
 
 /// Payload fields, each with a payload index.
-pub const KEYWORD_FIELDS: &[&str] = &["passage_id", "document_id", "work", "language", "entity_ids"];
-pub const INTEGER_FIELDS: &[&str] = &["year"];
+pub(crate) const KEYWORD_FIELDS: &[&str] = &["passage_id", "document_id", "work", "language", "entity_ids"];
+pub(crate) const INTEGER_FIELDS: &[&str] = &["year"];
 
 /// The payload field holding a point's passage number in its generation (a
 /// search reads no payload: readers map point ids with `PointNumbers`).
-pub const NO_FIELD: &str = "no";
+pub(crate) const NO_FIELD: &str = "no";
 
 /// A passage's vector and the payload filters need.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,7 +51,7 @@ pub struct VectorPoint {
 }
 
 impl VectorPoint {
-    pub fn payload(&self) -> serde_json::Map<String, Value> {
+    pub(crate) fn payload(&self) -> serde_json::Map<String, Value> {
         let mut map = serde_json::Map::new();
         map.insert("passage_id".into(), json!(self.passage_id));
         map.insert(NO_FIELD.into(), json!(self.no.0));
@@ -80,13 +80,13 @@ pub struct VectorFilter {
 }
 
 impl VectorFilter {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.language.is_none() && self.work.is_none() && self.entity_ids.is_empty() && self.years.is_none()
     }
 
     /// The years of `years` as a list: both backends match it as "any of", so
     /// they filter identically.
-    pub fn year_list(&self) -> Option<Vec<i64>> {
+    pub(crate) fn year_list(&self) -> Option<Vec<i64>> {
         self.years.map(|(first, last)| (i64::from(first)..=i64::from(last)).collect())
     }
 }
@@ -127,14 +127,14 @@ pub fn point_id(passage_id: &str) -> u64 {
 /// about a fifth of the store's search time (SciFact, 100 hits: p50 2.09 →
 /// 1.73 ms, mean 2.79 → 1.90 ms). 12 bytes a passage.
 #[derive(Debug, Default)]
-pub struct PointNumbers {
+pub(crate) struct PointNumbers {
     /// (point id, number), sorted by point id.
     sorted: Vec<(u64, PassageNo)>,
 }
 
 impl PointNumbers {
     /// From every passage id of a generation, indexed by number.
-    pub fn new(passage_ids: &[String]) -> Self {
+    pub(crate) fn new(passage_ids: &[String]) -> Self {
         let mut sorted: Vec<(u64, PassageNo)> = passage_ids
             .iter()
             .enumerate()
@@ -144,14 +144,14 @@ impl PointNumbers {
         Self { sorted }
     }
 
-    pub fn number(&self, point: u64) -> Option<PassageNo> {
+    pub(crate) fn number(&self, point: u64) -> Option<PassageNo> {
         let at = self.sorted.binary_search_by_key(&point, |(p, _)| *p).ok()?;
         Some(self.sorted[at].1)
     }
 
     /// (passage number, similarity) best first, ties by number (so by passage
     /// id); a point that is no passage of the generation is left out.
-    pub fn rank(&self, scored: Vec<(u64, f32)>) -> Vec<(PassageNo, f32)> {
+    pub(crate) fn rank(&self, scored: Vec<(u64, f32)>) -> Vec<(PassageNo, f32)> {
         ranked(scored.into_iter().filter_map(|(point, score)| Some((self.number(point)?, score))).collect())
     }
 }

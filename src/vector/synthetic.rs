@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 
 /// A unit vector drawn uniformly from the sphere (normalised Gaussians), fixed
 /// by the seed and the passage id alone, so any build order gives the same one.
-pub fn unit_vector(seed: u64, passage_id: &str, dimension: usize) -> Vec<f32> {
+pub(crate) fn unit_vector(seed: u64, passage_id: &str, dimension: usize) -> Vec<f32> {
     let mut hasher = Sha256::new();
     hasher.update(seed.to_le_bytes());
     hasher.update(passage_id.as_bytes());

@@ -70,27 +70,30 @@ fn built() -> Index {
     Index { _tmp: tmp, index, models }
 }
 
+/// The envelope of `search --json`, less its one timing (`retrieval.took_ms`).
 fn search(built: &Index, mode: &str) -> Value {
     let args = ["search", "finches", "--index", path(&built.index), "--mode", mode, "--json"];
     let out = run_with_env(&args, "EVIDENT_MODELS_DIR", &built.models);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    serde_json::from_str(&out.stdout).unwrap()
+    let mut envelope: Value = serde_json::from_str(&out.stdout).unwrap();
+    envelope["retrieval"].as_object_mut().unwrap().remove("took_ms");
+    envelope
 }
 
 fn document_lanes(outcome: &Value, document: &str) -> Option<Vec<String>> {
-    outcome["hits"]
+    outcome["evidence"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|h| h["document_id"] == document)
-        .map(|h| h["component_ranks"].as_array().unwrap().iter().map(|r| r[0].as_str().unwrap().to_owned()).collect())
+        .find(|h| h["document"] == document)
+        .map(|h| h["component_ranks"].as_object().unwrap().keys().cloned().collect())
 }
 
 #[test]
 fn the_feedback_lane_finds_a_document_in_the_best_documents_words() {
     let built = built();
     let hybrid = search(&built, "hybrid");
-    assert_eq!(hybrid["lanes"], json!(["lexical", "feedback"]), "{hybrid}");
+    assert_eq!(hybrid["retrieval"]["lanes"], json!(["lexical", "feedback"]), "{hybrid}");
     assert_eq!(document_lanes(&hybrid, "d3"), Some(vec!["feedback".to_owned()]), "{hybrid}");
     let d1 = document_lanes(&hybrid, "d1").unwrap();
     assert!(d1.contains(&"lexical".to_owned()) && d1.contains(&"feedback".to_owned()), "{d1:?}");
@@ -99,17 +102,17 @@ fn the_feedback_lane_finds_a_document_in_the_best_documents_words() {
         assert_eq!(document_lanes(&hybrid, unrelated), None, "{unrelated}: {hybrid}");
     }
     // One hit per document in the lane: each document at its best passage.
-    let counts: Vec<(String, u64)> = hybrid["lane_counts"]
+    let counts: Vec<(String, u64)> = hybrid["retrieval"]["lane_counts"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c[0].as_str().unwrap().to_owned(), c[1].as_u64().unwrap()))
+        .map(|c| (c["lane"].as_str().unwrap().to_owned(), c["candidates"].as_u64().unwrap()))
         .collect();
     assert_eq!(counts, [("lexical".to_owned(), 2), ("feedback".to_owned(), 3)]);
     assert_eq!(search(&built, "hybrid"), hybrid, "the same index and query give the same result");
 
     let lexical = search(&built, "lexical");
-    assert_eq!(lexical["lanes"], json!(["lexical"]));
+    assert_eq!(lexical["retrieval"]["lanes"], json!(["lexical"]));
     assert_eq!(document_lanes(&lexical, "d3"), None, "plain BM25 stays literal");
 }
 
@@ -141,7 +144,7 @@ fn a_generation_built_before_the_feedback_lane_serves_without_it() {
     std::fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap()).unwrap();
 
     let hybrid = search(&built, "hybrid");
-    assert_eq!(hybrid["lanes"], json!(["lexical"]), "{hybrid}");
+    assert_eq!(hybrid["retrieval"]["lanes"], json!(["lexical"]), "{hybrid}");
     assert_eq!(document_lanes(&hybrid, "d3"), None);
     assert!(document_lanes(&hybrid, "d1").is_some());
 }

@@ -63,7 +63,7 @@ fn readers_write_nothing_under_a_read_only_generation() {
     let out = run(&["search", "natural selection", "--index", path(&index), "--mode", "hybrid", "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let result: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(result["vector_enabled"], true, "{}", result["vector_disabled_reason"]);
+    assert_eq!(result["retrieval"]["vector_enabled"], true, "{}", result["warnings"]);
 
     let mcp = start(&index);
     let envelope = mcp.envelope("search_passages", json!({"query": "natural selection", "retrieval_mode": "hybrid"}));

@@ -84,46 +84,57 @@ fn vector_search_finds_passages_in_other_words() {
     assert!(out.stdout.contains(" embedded, 0 reused"), "{}", out.stdout);
 
     let outcome = search_json(&index, "how do animals compete to survive", &["--mode", "vector", "-k", "3"]);
-    assert_eq!(outcome["lanes"], serde_json::json!(["vector"]));
-    let top = outcome["hits"][0]["text"].as_str().unwrap().to_lowercase();
+    assert_eq!(outcome["retrieval"]["lanes"], serde_json::json!(["vector"]));
+    let top = outcome["evidence"][0]["text"].as_str().unwrap().to_lowercase();
     assert!(top.contains("struggle"), "{top}");
 
     let hybrid = search_json(&index, "struggle for existence", &["--mode", "hybrid"]);
-    assert_eq!(hybrid["lanes"], serde_json::json!(["lexical", "vector"]));
-    assert_eq!(hybrid["vector_enabled"], true);
-    let first = &hybrid["hits"][0];
-    let lanes: Vec<&str> =
-        first["component_ranks"].as_array().unwrap().iter().map(|r| r[0].as_str().unwrap()).collect();
-    assert!(lanes.contains(&"lexical") && lanes.contains(&"vector"), "{first}");
+    assert_eq!(hybrid["retrieval"]["lanes"], serde_json::json!(["lexical", "vector"]));
+    assert_eq!(hybrid["retrieval"]["vector_enabled"], true);
+    let first = &hybrid["evidence"][0];
+    let ranks = first["component_ranks"].as_object().unwrap();
+    assert!(ranks.contains_key("lexical") && ranks.contains_key("vector"), "{first}");
 }
 
 #[test]
 fn the_cli_reranks_the_fused_list_on_request() {
     let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
-    let fused = search_json(&index, "how do animals compete to survive", &["-k", "20"]);
-    assert!(fused["rerank"].is_null() && fused["hits"][0]["fused_rank"].is_null());
-    let reranked = search_json(
-        &index,
-        "how do animals compete to survive",
-        &["-k", "3", "--rerank", "cross_encoder", "--rerank-depth", "20"],
-    );
-    assert_eq!(reranked["rerank"]["method"], "cross_encoder");
-    assert!(reranked["rerank"]["unavailable"].is_null(), "{}", reranked["rerank"]);
-    let read = reranked["rerank"]["reranked"].as_u64().unwrap();
-    assert_eq!(read as usize, fused["hits"].as_array().unwrap().len().min(20));
-    let hits = reranked["hits"].as_array().unwrap();
+    let query = "how do animals compete to survive";
+    let fused = search_json(&index, query, &["-k", "50"]);
+    assert!(fused["retrieval"]["rerank"].is_null() && fused["evidence"][0]["fused_rank"].is_null());
+    let reranked = search_json(&index, query, &["-k", "3", "--rerank", "cross_encoder"]);
+    let rerank = &reranked["retrieval"]["rerank"];
+    assert_eq!(rerank["method"], "cross_encoder");
+    assert_eq!(rerank["status"], "applied", "{rerank}");
+    // search_passages's reranker reads the fused top 50.
+    let read = rerank["reranked"].as_u64().unwrap();
+    assert_eq!(read as usize, fused["evidence"].as_array().unwrap().len().min(50));
+    let hits = reranked["evidence"].as_array().unwrap();
     assert_eq!(hits.len(), 3);
-    for (i, hit) in hits.iter().enumerate() {
-        assert_eq!(hit["rank"].as_u64(), Some(i as u64 + 1));
+    for hit in hits {
         let fused_rank = hit["fused_rank"].as_u64().unwrap() as usize;
-        assert_eq!(fused["hits"][fused_rank - 1]["passage_id"], hit["passage_id"]);
+        assert_eq!(fused["evidence"][fused_rank - 1]["passage_id"], hit["passage_id"]);
     }
-    for bad in [["--rerank", "colbert"], ["--rerank-depth", "0"]] {
-        let mut args = vec!["search", "struggle", "--index", path(&index), "--rerank", "cross_encoder"];
-        args.extend_from_slice(&bad);
-        let out = run(&args);
-        assert_eq!(out.code, 2, "{bad:?}: {}", out.stderr);
-    }
+
+    // The table reads as deep a fused list as asked; the envelope has no such parameter.
+    let rerank_args = ["search", query, "--index", path(&index), "-k", "3", "--rerank", "cross_encoder"];
+    let table = run(&[&rerank_args[..], &["--rerank-depth", "20"]].concat());
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(table.stdout.contains("  1  p."), "{}", table.stdout);
+    let refused = run(&[&rerank_args[..], &["--rerank-depth", "20", "--json"]].concat());
+    assert_eq!(refused.code, 1);
+    assert_eq!(
+        refused.stderr.trim_end(),
+        "error: invalid argument: --rerank-depth applies to the table only: with --json the reranker reads the \
+         fused top 50, as search_passages does; drop --rerank-depth or --json"
+    );
+    // --json answers as search_passages does, within its limits.
+    let deep = run(&["search", query, "--index", path(&index), "-k", "51", "--json"]);
+    assert_eq!(deep.code, 1);
+    assert_eq!(
+        deep.stderr.trim_end(),
+        "error: invalid argument: out_of_range: `top_k` must be between 1 and 50, got 51"
+    );
 }
 
 #[test]
@@ -145,11 +156,14 @@ fn missing_model_builds_lexical_only_with_a_warning() {
     let hybrid =
         run_with_env(&["search", "struggle", "--index", path(&index), "--json"], "EVIDENT_MODELS_DIR", &models);
     assert_eq!(hybrid.code, 0, "{}", hybrid.stderr);
-    assert!(hybrid.stderr.contains("VECTOR_LANE_DISABLED"), "{}", hybrid.stderr);
     let json: serde_json::Value = serde_json::from_str(&hybrid.stdout).unwrap();
-    assert_eq!(json["vector_enabled"], false);
-    assert_eq!(json["lanes"], serde_json::json!(["lexical", "feedback"]));
-    assert!(!json["hits"].as_array().unwrap().is_empty());
+    assert!(crate::common::mcp::warning_codes(&json).contains(&"VECTOR_LANE_DISABLED".to_owned()), "{json}");
+    assert_eq!(json["retrieval"]["vector_enabled"], false);
+    assert_eq!(json["retrieval"]["lanes"], serde_json::json!(["lexical", "feedback"]));
+    assert!(!json["evidence"].as_array().unwrap().is_empty());
+    let table = run_with_env(&["search", "struggle", "--index", path(&index)], "EVIDENT_MODELS_DIR", &models);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(table.stderr.contains("VECTOR_LANE_DISABLED"), "{}", table.stderr);
 
     // Forcing the vector lane is a clear error.
     let forced = run(&["search", "struggle", "--index", path(&index), "--mode", "vector"]);
@@ -194,8 +208,8 @@ fn the_corpus_chooses_its_model_and_search_embeds_queries_with_the_index_model()
     // Search loads the index's model, not the default (bge-small-en, which
     // would be refused as a mismatch), and finds the passage in other words.
     let outcome = search_json(&index, "how do animals compete to survive", &["--mode", "vector", "-k", "3"]);
-    assert_eq!(outcome["vector_enabled"], true);
-    let top = outcome["hits"][0]["text"].as_str().unwrap().to_lowercase();
+    assert_eq!(outcome["retrieval"]["vector_enabled"], true);
+    let top = outcome["evidence"][0]["text"].as_str().unwrap().to_lowercase();
     assert!(top.contains("struggle"), "{top}");
 
     // A model the corpus names and this machine lacks fails the build, naming the command.
@@ -276,11 +290,11 @@ fn an_english_question_finds_the_aligned_german_passage_with_the_multilingual_mo
     assert_eq!(out.code, 0, "{}", out.stderr);
     for (id, _, question) in ALIGNED {
         let found = search_json(&index, question, &["--mode", "vector", "--language", "de", "-k", "1"]);
-        assert_eq!(found["hits"][0]["document_id"], format!("de.{id}"), "{question}");
+        assert_eq!(found["evidence"][0]["document"], format!("de.{id}"), "{question}");
         // The words alone do not find it: the passage shares none with the question.
         let lexical = search_json(&index, question, &["--mode", "lexical", "--language", "de", "-k", "4"]);
         assert!(
-            lexical["hits"].as_array().unwrap().iter().all(|h| h["document_id"] != format!("de.{id}")),
+            lexical["evidence"].as_array().unwrap().iter().all(|h| h["document"] != format!("de.{id}")),
             "{question}: {lexical}"
         );
     }
@@ -310,6 +324,6 @@ fn incremental_rebuild_embeds_only_changed_sources() {
     for query in ["how do animals compete to survive", "letters of a word that are not pronounced"] {
         let a = search_json(&index, query, &["--mode", "vector", "-k", "10"]);
         let b = search_json(&fresh, query, &["--mode", "vector", "-k", "10"]);
-        assert_eq!(ids(&a["hits"]), ids(&b["hits"]), "{query}");
+        assert_eq!(ids(&a["evidence"]), ids(&b["evidence"]), "{query}");
     }
 }

@@ -27,10 +27,10 @@ use super::tokens::Tokens;
 use crate::mcp::frames::{Verdict, judge, not_json};
 use crate::mcp::server::{Caller, EvidentServer};
 
-pub const MCP_PATH: &str = "/mcp";
-pub const HEALTH_PATH: &str = "/healthz";
+pub(crate) const MCP_PATH: &str = "/mcp";
+pub(crate) const HEALTH_PATH: &str = "/healthz";
 
-pub struct Gate {
+pub(crate) struct Gate {
     options: HttpOptions,
     tokens: Option<Tokens>,
     server: EvidentServer,
@@ -64,19 +64,19 @@ impl Body for HeldBody {
 }
 
 /// The host part of a `Host` header (`name`, `name:port`, `[v6]:port`), lower-cased.
-pub fn host_name(value: &str) -> Option<String> {
+pub(crate) fn host_name(value: &str) -> Option<String> {
     let authority: http::uri::Authority = value.parse().ok()?;
     let host = authority.host().trim_start_matches('[').trim_end_matches(']');
     Some(host.to_ascii_lowercase())
 }
 
 /// An `Origin` as the browser sends it, normalised for comparison.
-pub fn normalise_origin(origin: &str) -> String {
+pub(crate) fn normalise_origin(origin: &str) -> String {
     origin.trim().trim_end_matches('/').to_ascii_lowercase()
 }
 
 impl Gate {
-    pub fn new(
+    pub(crate) fn new(
         options: HttpOptions,
         tokens: Option<Tokens>,
         server: EvidentServer,
@@ -87,12 +87,12 @@ impl Gate {
         Self { options, tokens, server, mcp, slots, owners, draining: AtomicBool::new(false) }
     }
 
-    pub fn flights(&self) -> Arc<Flights> {
+    pub(crate) fn flights(&self) -> Arc<Flights> {
         self.slots.flights()
     }
 
     /// From now on every new request is answered 503 (`Retry-After`).
-    pub fn start_draining(&self) {
+    pub(crate) fn start_draining(&self) {
         self.draining.store(true, Ordering::SeqCst);
     }
 
@@ -144,7 +144,7 @@ impl Gate {
         }
     }
 
-    pub async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<HttpBody> {
+    pub(crate) async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<HttpBody> {
         let origin = match self.precheck(&request) {
             Ok(origin) => origin,
             Err(refusal) => return refusal.response(),

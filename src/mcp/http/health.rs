@@ -10,7 +10,7 @@ use serde_json::json;
 use super::refusal::{HttpBody, json_response};
 use crate::mcp::server::EvidentServer;
 
-pub async fn response(server: &EvidentServer, draining: bool) -> http::Response<HttpBody> {
+pub(crate) async fn response(server: &EvidentServer, draining: bool) -> http::Response<HttpBody> {
     let state = server.serving_state().await;
     let status = match (&state, draining) {
         (_, true) => "draining",

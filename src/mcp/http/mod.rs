@@ -27,46 +27,46 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio_util::sync::CancellationToken;
 
-pub use gate::{host_name, normalise_origin};
-pub use tokens::{TOKENS_FILE_VARIABLE, Tokens, new_token};
+pub(crate) use gate::{host_name, normalise_origin};
+pub(crate) use tokens::{TOKENS_FILE_VARIABLE, Tokens, new_token};
 
 use super::server::EvidentServer;
 use gate::{Gate, MCP_PATH};
 
 /// The largest request body accepted (413 beyond): a tool call's arguments
 /// are bounded far below this by the parameter limits.
-pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// Connections open at once; more are closed on accept.
-pub const MAX_CONNECTIONS: usize = 1024;
+pub(crate) const MAX_CONNECTIONS: usize = 1024;
 
 /// How `serve --http` is bounded; the CLI fills it, tests shorten the deadlines.
 #[derive(Debug, Clone)]
-pub struct HttpOptions {
-    pub addr: SocketAddr,
+pub(crate) struct HttpOptions {
+    pub(crate) addr: SocketAddr,
     /// Host names (lower case, no port) a request's `Host` may carry.
-    pub allow_hosts: Vec<String>,
+    pub(crate) allow_hosts: Vec<String>,
     /// Origins (`scheme://host[:port]`, lower case) a browser request may come from.
-    pub allow_origins: Vec<String>,
-    pub max_body_bytes: usize,
+    pub(crate) allow_origins: Vec<String>,
+    pub(crate) max_body_bytes: usize,
     /// Calls in flight at once for one token (429 beyond).
-    pub per_token_concurrency: usize,
+    pub(crate) per_token_concurrency: usize,
     /// Calls in flight at once in all (beyond: wait up to `queue_wait`, then 429).
-    pub concurrency: usize,
-    pub queue_wait: Duration,
+    pub(crate) concurrency: usize,
+    pub(crate) queue_wait: Duration,
     /// A request's head must arrive within this; also how long an idle
     /// keep-alive connection stays open.
-    pub header_timeout: Duration,
+    pub(crate) header_timeout: Duration,
     /// A request's body must arrive within this after its head.
-    pub body_timeout: Duration,
+    pub(crate) body_timeout: Duration,
     /// An MCP session with no request for this long is closed.
-    pub session_idle: Duration,
+    pub(crate) session_idle: Duration,
     /// How long shutdown waits for calls in flight.
-    pub drain_timeout: Duration,
+    pub(crate) drain_timeout: Duration,
 }
 
 impl HttpOptions {
     /// Defaults for `addr`: loopback names allowed when it is a loopback address.
-    pub fn new(addr: SocketAddr) -> Self {
+    pub(crate) fn new(addr: SocketAddr) -> Self {
         let mut allow_hosts = vec![addr.ip().to_string()];
         if addr.ip().is_loopback() {
             allow_hosts.extend(["localhost", "127.0.0.1", "::1"].map(str::to_owned));
@@ -90,7 +90,7 @@ impl HttpOptions {
 }
 
 /// Whether serving `ip` without tokens is refused: anything but loopback.
-pub fn needs_tokens(ip: IpAddr) -> bool {
+pub(crate) fn needs_tokens(ip: IpAddr) -> bool {
     !ip.is_loopback()
 }
 
@@ -107,7 +107,11 @@ fn rmcp_config(options: &HttpOptions, cancel: CancellationToken) -> StreamableHt
 
 /// Binds `options.addr` and serves until SIGTERM or Ctrl-C. Writes the bound
 /// address to stderr (`listening on http://ADDR/mcp`) once it accepts.
-pub async fn serve_http(server: EvidentServer, options: HttpOptions, tokens: Option<Tokens>) -> Result<(), String> {
+pub(crate) async fn serve_http(
+    server: EvidentServer,
+    options: HttpOptions,
+    tokens: Option<Tokens>,
+) -> Result<(), String> {
     let listener = TcpListener::bind(options.addr).await.map_err(|e| format!("cannot bind {}: {e}", options.addr))?;
     let bound = listener.local_addr().map_err(|e| format!("cannot read the bound address: {e}"))?;
     let cancel = CancellationToken::new();

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub struct SessionOwners {
+pub(crate) struct SessionOwners {
     owners: Mutex<HashMap<String, Owner>>,
     idle: Duration,
 }
@@ -19,12 +19,12 @@ struct Owner {
 }
 
 impl SessionOwners {
-    pub fn new(idle: Duration) -> Self {
+    pub(crate) fn new(idle: Duration) -> Self {
         Self { owners: Mutex::new(HashMap::new()), idle }
     }
 
     /// A session rmcp has just opened for `label`.
-    pub fn opened(&self, session: &str, label: Option<&str>) {
+    pub(crate) fn opened(&self, session: &str, label: Option<&str>) {
         let Ok(mut owners) = self.owners.lock() else { return };
         let now = Instant::now();
         owners.retain(|_, owner| now.duration_since(owner.seen) <= self.idle);
@@ -33,7 +33,7 @@ impl SessionOwners {
 
     /// Whether `label` may use `session`. A session this gate did not see
     /// opened is left to rmcp (which answers 404 for it).
-    pub fn allows(&self, session: &str, label: Option<&str>) -> bool {
+    pub(crate) fn allows(&self, session: &str, label: Option<&str>) -> bool {
         let Ok(mut owners) = self.owners.lock() else { return false };
         match owners.get_mut(session) {
             None => true,
@@ -46,7 +46,7 @@ impl SessionOwners {
     }
 
     /// A session its owner ended (DELETE).
-    pub fn closed(&self, session: &str) {
+    pub(crate) fn closed(&self, session: &str) {
         if let Ok(mut owners) = self.owners.lock() {
             owners.remove(session);
         }

@@ -9,10 +9,10 @@ use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use std::convert::Infallible;
 
-pub type HttpBody = BoxBody<Bytes, Infallible>;
+pub(crate) type HttpBody = BoxBody<Bytes, Infallible>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// No `Authorization: Bearer` header.
     MissingToken,
     /// A bearer token that is not in the tokens file.
@@ -40,10 +40,10 @@ pub enum Refusal {
 }
 
 /// Seconds a client over its share is asked to wait before retrying.
-pub const RETRY_AFTER_SECS: u64 = 1;
+pub(crate) const RETRY_AFTER_SECS: u64 = 1;
 
 impl Refusal {
-    pub fn status(self) -> StatusCode {
+    pub(crate) fn status(self) -> StatusCode {
         match self {
             Self::MissingToken | Self::InvalidToken => StatusCode::UNAUTHORIZED,
             Self::OriginNotAllowed | Self::HostNotAllowed => StatusCode::FORBIDDEN,
@@ -56,7 +56,7 @@ impl Refusal {
         }
     }
 
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             Self::MissingToken => "missing_token",
             Self::InvalidToken => "invalid_token",
@@ -73,7 +73,7 @@ impl Refusal {
         }
     }
 
-    pub fn message(self) -> String {
+    pub(crate) fn message(self) -> String {
         match self {
             Self::MissingToken => "this server needs a bearer token: send `Authorization: Bearer <token>`".into(),
             Self::InvalidToken => "the bearer token is not valid here; ask the server's operator for one".into(),
@@ -96,11 +96,11 @@ impl Refusal {
         }
     }
 
-    pub fn body(self) -> String {
+    pub(crate) fn body(self) -> String {
         serde_json::json!({"error": self.code(), "message": self.message()}).to_string()
     }
 
-    pub fn response(self) -> Response<HttpBody> {
+    pub(crate) fn response(self) -> Response<HttpBody> {
         let mut response = json_response(self.status(), self.body());
         let headers = response.headers_mut();
         match self {
@@ -127,11 +127,11 @@ impl Refusal {
     }
 }
 
-pub fn full(body: impl Into<Bytes>) -> HttpBody {
+pub(crate) fn full(body: impl Into<Bytes>) -> HttpBody {
     Full::new(body.into()).boxed()
 }
 
-pub fn json_response(status: StatusCode, body: String) -> Response<HttpBody> {
+pub(crate) fn json_response(status: StatusCode, body: String) -> Response<HttpBody> {
     let mut response = Response::new(full(body));
     *response.status_mut() = status;
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));

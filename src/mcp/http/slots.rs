@@ -15,7 +15,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::refusal::Refusal;
 
-pub struct Slots {
+pub(crate) struct Slots {
     per_token: usize,
     shares: Mutex<HashMap<String, Arc<Semaphore>>>,
     server: Arc<Semaphore>,
@@ -25,18 +25,18 @@ pub struct Slots {
 
 /// Calls whose answers are not yet sent.
 #[derive(Default)]
-pub struct Flights {
+pub(crate) struct Flights {
     count: AtomicUsize,
     landed: Notify,
 }
 
 impl Flights {
-    pub fn in_flight(&self) -> usize {
+    pub(crate) fn in_flight(&self) -> usize {
         self.count.load(Ordering::SeqCst)
     }
 
     /// Waits until no call is in flight.
-    pub async fn all_landed(&self) {
+    pub(crate) async fn all_landed(&self) {
         loop {
             // Registered before the count is read, so a landing in between is not missed.
             let landed = self.landed.notified();
@@ -58,14 +58,14 @@ impl Drop for Flight {
 }
 
 /// What an admitted call holds until its answer is sent.
-pub struct Held {
+pub(crate) struct Held {
     _share: Option<OwnedSemaphorePermit>,
     _slot: OwnedSemaphorePermit,
     _flight: Flight,
 }
 
 impl Slots {
-    pub fn new(per_token: usize, server: usize, queue_wait: Duration) -> Self {
+    pub(crate) fn new(per_token: usize, server: usize, queue_wait: Duration) -> Self {
         Self {
             per_token: per_token.max(1),
             shares: Mutex::new(HashMap::new()),
@@ -75,12 +75,12 @@ impl Slots {
         }
     }
 
-    pub fn flights(&self) -> Arc<Flights> {
+    pub(crate) fn flights(&self) -> Arc<Flights> {
         Arc::clone(&self.flights)
     }
 
     /// Admits a call of `label` (`None`: a server without tokens, where only the server's slots count).
-    pub async fn admit(&self, label: Option<&str>) -> Result<Held, Refusal> {
+    pub(crate) async fn admit(&self, label: Option<&str>) -> Result<Held, Refusal> {
         let share = match label {
             Some(label) => {
                 let share = {

@@ -11,14 +11,14 @@ use std::sync::RwLock;
 use subtle::ConstantTimeEq;
 
 /// Variable naming the tokens file when `--tokens` is not given.
-pub const TOKENS_FILE_VARIABLE: &str = "EVIDENT_TOKENS_FILE";
+pub(crate) const TOKENS_FILE_VARIABLE: &str = "EVIDENT_TOKENS_FILE";
 /// Prefix of every token `token new` makes (lets secret scanners find them).
 const TOKEN_PREFIX: &str = "evd_";
 /// Random bytes in a token (256 bits).
 const TOKEN_BYTES: usize = 32;
 
 #[derive(Debug, thiserror::Error, PartialEq)]
-pub enum TokenError {
+pub(crate) enum TokenError {
     #[error("cannot read the tokens file {path}: {reason}")]
     Read { path: String, reason: String },
     #[error(
@@ -46,7 +46,7 @@ struct Entry {
 
 /// The tokens a server accepts, following its file.
 #[derive(Debug)]
-pub struct Tokens {
+pub(crate) struct Tokens {
     path: PathBuf,
     loaded: RwLock<Loaded>,
 }
@@ -71,7 +71,7 @@ fn parse_hash(text: &str) -> Option<String> {
     (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())).then(|| text.to_ascii_lowercase())
 }
 
-pub fn check_label(label: &str) -> Result<(), TokenError> {
+pub(crate) fn check_label(label: &str) -> Result<(), TokenError> {
     let fine = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@');
     if label.is_empty() || label.len() > 64 || !label.chars().all(fine) {
         return Err(TokenError::BadLabel(crate::surface::echo(label)));
@@ -116,19 +116,19 @@ fn read(path: &Path) -> Result<Vec<Entry>, TokenError> {
 
 impl Tokens {
     /// Loads the file; a server refuses to start on an unreadable or malformed one.
-    pub fn load(path: &Path) -> Result<Self, TokenError> {
+    pub(crate) fn load(path: &Path) -> Result<Self, TokenError> {
         let entries = read(path)?;
         let loaded = Loaded { entries, identity: identity(path) };
         Ok(Self { path: path.to_owned(), loaded: RwLock::new(loaded) })
     }
 
     /// How many tokens the file holds now.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.refresh();
         self.loaded.read().map_or(0, |l| l.entries.len())
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
@@ -153,7 +153,7 @@ impl Tokens {
 
     /// The label of the token presented, if it is one of ours. Every entry
     /// is compared, in constant time, whatever matches.
-    pub fn label_of(&self, presented: &str) -> Option<String> {
+    pub(crate) fn label_of(&self, presented: &str) -> Option<String> {
         self.refresh();
         let hash = hash_token(presented);
         let loaded = self.loaded.read().ok()?;
@@ -168,7 +168,7 @@ impl Tokens {
 }
 
 /// A fresh token: the prefix and 32 random bytes in hex.
-pub fn generate() -> Result<String, TokenError> {
+pub(crate) fn generate() -> Result<String, TokenError> {
     let mut bytes = [0u8; TOKEN_BYTES];
     getrandom::fill(&mut bytes).map_err(|e| TokenError::Random(e.to_string()))?;
     Ok(format!("{TOKEN_PREFIX}{}", crate::text::hex(&bytes)))
@@ -177,7 +177,7 @@ pub fn generate() -> Result<String, TokenError> {
 /// Makes a token for `label`, appends its hash line to `path` (created with
 /// owner-only permissions if missing) and returns the token, which exists
 /// nowhere else from then on.
-pub fn new_token(path: &Path, label: &str) -> Result<String, TokenError> {
+pub(crate) fn new_token(path: &Path, label: &str) -> Result<String, TokenError> {
     use std::io::Write;
     check_label(label)?;
     let shown = path.display().to_string();

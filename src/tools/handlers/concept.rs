@@ -19,7 +19,7 @@ use crate::tools::assemble::{Draft, ItemBuilder, finish};
 use crate::tools::resolve::{self, Concept, require_one, resolve_term};
 use crate::tools::serving::OpenIndex;
 
-pub fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let language = args.language("language");
     let mut resolution = resolve_term(index, args.required("term")?, language.as_deref());
     if let Some(context) = args.text("context") {
@@ -40,7 +40,7 @@ pub fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolEr
 /// Linked passages of `entity` shown on its card.
 const CARD_EVIDENCE: usize = 5;
 
-pub fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let (entity, mut resolution) = match require_one(index, args.required("entity_id")?, None)? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => {
@@ -188,7 +188,7 @@ fn unresolved_envelope(index: &OpenIndex, args: &Args, operation: Operation, res
     finish(index, draft)
 }
 
-pub fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     // find_concept_evidence has no `entities` parameter, so its filters name no colliding entity.
     let (filters, _) = filters(index, args)?;
@@ -215,7 +215,7 @@ struct Span {
     years: Option<(i32, i32)>,
 }
 
-pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
@@ -286,7 +286,7 @@ pub fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolErr
     Ok(finish(index, draft))
 }
 
-pub fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;

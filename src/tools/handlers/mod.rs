@@ -1,10 +1,10 @@
 //! Tool handlers: each turns validated arguments into a draft envelope and
 //! finishes it with `assemble`. Handlers only read the index.
 
-pub mod concept;
-pub mod passage;
-pub mod search;
-pub mod terminology;
+pub(crate) mod concept;
+pub(crate) mod passage;
+pub(crate) mod search;
+pub(crate) mod terminology;
 
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ use crate::surface::{Warning, WarningCode};
 
 /// The filters common to the search tools, checked against the corpus, and
 /// the collisions of names in the `entities` filter (for the resolution section).
-pub fn filters(index: &OpenIndex, args: &Args) -> Result<(Filters, Vec<Collision>), ToolError> {
+pub(crate) fn filters(index: &OpenIndex, args: &Args) -> Result<(Filters, Vec<Collision>), ToolError> {
     let years = match args.text("period").map(str::trim) {
         None => None,
         Some(id) => {
@@ -80,7 +80,7 @@ fn entity_filter(
 }
 
 /// A filter value the corpus has, or an error listing the ones it has.
-pub fn known(value: Option<&str>, corpus: &[String], code: ErrorCode, what: &str) -> Result<(), ToolError> {
+pub(crate) fn known(value: Option<&str>, corpus: &[String], code: ErrorCode, what: &str) -> Result<(), ToolError> {
     match value {
         Some(v) if !corpus.iter().any(|c| c == v) => {
             Err(ToolError::new(code, format!("no {what} `{}` in this corpus; it has: {}", echo(v), corpus.join(", "))))
@@ -89,12 +89,12 @@ pub fn known(value: Option<&str>, corpus: &[String], code: ErrorCode, what: &str
     }
 }
 
-pub fn took_ms(start: Instant) -> u64 {
+pub(crate) fn took_ms(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The retrieval section of one search.
-pub fn retrieval(outcome: &SearchOutcome, fusion: FusionMethod, start: Instant) -> Retrieval {
+pub(crate) fn retrieval(outcome: &SearchOutcome, fusion: FusionMethod, start: Instant) -> Retrieval {
     Retrieval {
         route: Some(outcome.route.rule.to_owned()),
         lanes: outcome.lanes.iter().map(|l| l.as_str().to_owned()).collect(),
@@ -117,7 +117,7 @@ pub fn retrieval(outcome: &SearchOutcome, fusion: FusionMethod, start: Instant) 
     }
 }
 
-pub fn fusion_of(method: FusionMethod, lanes: &[(crate::lane::Lane, f64)]) -> Fusion {
+pub(crate) fn fusion_of(method: FusionMethod, lanes: &[(crate::lane::Lane, f64)]) -> Fusion {
     let (name, k) = match method {
         FusionMethod::Rrf { k } => ("rrf", k),
         FusionMethod::Dbsf => ("dbsf", DEFAULT_K),
@@ -130,7 +130,7 @@ pub fn fusion_of(method: FusionMethod, lanes: &[(crate::lane::Lane, f64)]) -> Fu
 }
 
 /// RERANK_UNAVAILABLE when reranking was asked for and could not run.
-pub fn rerank_warning(outcome: &SearchOutcome) -> Option<Warning> {
+pub(crate) fn rerank_warning(outcome: &SearchOutcome) -> Option<Warning> {
     // Why is logged where reranking failed; a caller is not told paths.
     let run = outcome.rerank.as_ref().filter(|r| r.unavailable.is_some())?;
     Some(Warning::new(
@@ -141,7 +141,7 @@ pub fn rerank_warning(outcome: &SearchOutcome) -> Option<Warning> {
 }
 
 /// VECTOR_LANE_DISABLED when the route wanted the vector lane and it is off.
-pub fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Option<Warning> {
+pub(crate) fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Option<Warning> {
     if !outcome.route.vector_dropped {
         return None;
     }
@@ -164,7 +164,7 @@ pub fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Option<Warn
 }
 
 /// Fails a forced vector search early, with a message that says what to do.
-pub fn require_vector(index: &OpenIndex) -> Result<(), ToolError> {
+pub(crate) fn require_vector(index: &OpenIndex) -> Result<(), ToolError> {
     match index.searcher.vector_disabled_reason() {
         None => Ok(()),
         Some(reason) => {

@@ -21,7 +21,7 @@ fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
     })
 }
 
-pub fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let row = passage(index, args.required("passage_id")?)?;
     let around = index.searcher.passages_in_range(&row.document_id, row.ordinal.saturating_sub(1), row.ordinal + 1)?;
     let neighbours = Neighbours {
@@ -36,7 +36,7 @@ pub fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     Ok(finish(index, draft))
 }
 
-pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let anchor = passage(index, args.required("passage_id")?)?;
     let before = u32::try_from(args.count("before")?).unwrap_or(u32::MAX);
     let after = u32::try_from(args.count("after")?).unwrap_or(u32::MAX);
@@ -81,7 +81,7 @@ pub fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     Ok(finish(index, draft))
 }
 
-pub fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let row = passage(index, args.required("passage_id")?)?;
     let mut builder = ItemBuilder::new(index);
     let source = builder.source(&row.document_id)?;

@@ -4,10 +4,10 @@ use std::time::Instant;
 
 use super::{filters, known, require_vector, rerank_warning, retrieval, took_ms, vector_warning};
 use crate::fusion::FusionMethod;
+use crate::lane::Filters;
 use crate::lane::Lane;
-use crate::lane::{Filters, parse_query};
 use crate::routing::RetrievalMode;
-use crate::search::{LaneInput, SearchRequest};
+use crate::search::SearchRequest;
 use crate::surface::Operation;
 use crate::surface::envelope::{Envelope, LaneCount, Retrieval};
 use crate::surface::{ErrorCode, ToolError};
@@ -16,7 +16,7 @@ use crate::tools::assemble::{Draft, ItemBuilder, finish};
 use crate::tools::resolve;
 use crate::tools::serving::OpenIndex;
 
-pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
     let (filters, filter_collisions) = filters(index, args)?;
@@ -48,12 +48,11 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
             draft.entities.push(id.clone());
         }
     }
-    draft.query = Some(query.to_owned());
-    draft.spelling_variants = std::mem::take(&mut outcome.spelling_variants);
     draft.retrieval = retrieval(&outcome, request.fusion, start);
     draft.warnings = resolve::warnings(&draft.resolution);
     draft.warnings.extend(vector_warning(index, &outcome));
     draft.warnings.extend(rerank_warning(&outcome));
+    draft.query = Some(outcome.terms);
 
     let mut builder = ItemBuilder::new(index);
     let lanes = outcome.route.lanes.clone();
@@ -67,7 +66,7 @@ pub fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolE
     Ok(finish(index, draft))
 }
 
-pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
     let lane: Lane = args.choice("lane")?;
@@ -76,17 +75,13 @@ pub fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError
     }
     let filters = Filters { language: args.language("language"), ..Filters::default() };
     known(filters.language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
-    let parsed = parse_query(query);
-    let entities = index.searcher.resolve_query_entities(query);
     let top_k = args.count("top_k")?;
-    let input =
-        LaneInput { query, parsed: &parsed, entities: &entities, filters: &filters, allowed: None, depth: top_k };
-    let hits = index.searcher.lane(lane, &input)?;
+    let (hits, terms) = index.searcher.lane_alone(lane, query, &filters, top_k)?;
 
     let mut draft = Draft::new(Operation::Search, args.understood());
     resolve::from_mentions(index, index.searcher.mentions(query, filters.language.as_deref()), &mut draft.resolution);
     draft.warnings = resolve::warnings(&draft.resolution);
-    draft.query = Some(query.to_owned());
+    draft.query = Some(terms);
     draft.retrieval = Retrieval {
         route: Some(format!("lane.{}", lane.as_str())),
         lanes: vec![lane.as_str().to_owned()],

@@ -10,7 +10,7 @@ use crate::tools::assemble::{Draft, finish};
 use crate::tools::resolve::{self, resolve_term};
 use crate::tools::serving::OpenIndex;
 
-pub fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
     let term = args.required("term")?.trim();
     let source_language = args.language("source_language");
     let target_language = args.language("target_language");

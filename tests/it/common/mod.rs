@@ -62,7 +62,7 @@ pub fn build(corpus: &Path, index: &Path) -> Run {
     run(&["index", "build", path(corpus), "--index", path(index), "--quiet"])
 }
 
-/// `evident search --json`: the whole outcome (`lanes`, `vector_enabled`, `hits`, …).
+/// `evident search --json`: the envelope `search_passages` returns (`retrieval`, `evidence`, …).
 pub fn search_json(index: &Path, query: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["search", query, "--index", path(index), "--json"];
     args.extend_from_slice(extra);
@@ -72,9 +72,9 @@ pub fn search_json(index: &Path, query: &str, extra: &[&str]) -> serde_json::Val
         .unwrap_or_else(|e| panic!("search --json printed no JSON ({e}): {}\nstderr: {}", out.stdout, out.stderr))
 }
 
-/// Just the hits of `evident search --json`.
+/// Just the evidence items of `evident search --json`.
 pub fn search_hits(index: &Path, query: &str, extra: &[&str]) -> serde_json::Value {
-    search_json(index, query, extra)["hits"].clone()
+    search_json(index, query, extra)["evidence"].clone()
 }
 
 pub fn ids(hits: &serde_json::Value) -> Vec<String> {
