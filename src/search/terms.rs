@@ -29,9 +29,9 @@ pub(crate) struct QueryWord {
 }
 
 impl QueryTerms {
-    /// Analyses `query`. `variants` are the spellings the corpus holds of its
-    /// absent free-text words (`None`: none are looked for); `passages_with`
-    /// counts the passages holding a word.
+    /// Analyses `query`. `variants` finds the spellings the corpus holds of the
+    /// free text's content words it lacks; `passages_with` counts the passages
+    /// holding a word.
     pub(crate) fn new(
         query: &str,
         variants: impl FnOnce(&[String]) -> Vec<SpellingVariant>,

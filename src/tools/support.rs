@@ -328,6 +328,7 @@ pub(crate) fn assess(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lane::parse_query;
     use std::collections::BTreeSet;
 
     fn item(text: &str, lanes: &[&str], entities: &[&str]) -> EvidenceItem {
@@ -337,19 +338,6 @@ mod tests {
 
     fn words(w: &[&str]) -> Vec<String> {
         w.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    /// `super::assess` with the query given as text, as the search parses it.
-    fn assess(
-        query: &str,
-        words: &[String],
-        key_terms: Vec<KeyTerm>,
-        matches: &[Vec<bool>],
-        items: &[EvidenceItem],
-        entities: &[String],
-        people: &Authorship,
-    ) -> Support {
-        super::assess(&crate::lane::parse_query(query), words, key_terms, matches, items, entities, people)
     }
 
     /// Of 1,000 passages: "species" in 400, "organ" in 50, "darwin" in 12, "eye" in 10, "helix" in none.
@@ -385,7 +373,7 @@ mod tests {
         let k = keys(&["role", "eye", "play"]);
         assert_eq!(k.iter().map(|t| t.word).collect::<Vec<_>>(), [1]);
         let s = assess(
-            "role eye play",
+            &parse_query("role eye play"),
             &words(&["role", "eye", "play"]),
             k,
             &[vec![false, true, false]],
@@ -404,7 +392,15 @@ mod tests {
         let k = keys(&["eye", "organ"]);
         let items = [item("the eye an organ", &["lexical"], &[]), item("an organ", &["lexical", "vector"], &[])];
         let matches = vec![vec![true, true], vec![false, true]];
-        let s = assess("eye organ", &words(&["eye", "organ"]), k, &matches, &items, &[], &Authorship::default());
+        let s = assess(
+            &parse_query("eye organ"),
+            &words(&["eye", "organ"]),
+            k,
+            &matches,
+            &items,
+            &[],
+            &Authorship::default(),
+        );
         assert_eq!(s.best_permille, 1000);
         assert!(s.item_permille[1] < 500, "the common-ish `organ` alone weighs little: {:?}", s.item_permille);
         assert_eq!(s.corroboration, 0, "one lane found the best item and nothing else holds half the weight");
@@ -418,7 +414,7 @@ mod tests {
         let items = [item("the eye", &["lexical"], &[]), item("the eye, an organ", &["lexical"], &[])];
         let assessed = |matches: &[Vec<bool>]| {
             assess(
-                "eye organ helix",
+                &parse_query("eye organ helix"),
                 &w,
                 keys(&["eye", "organ", "helix"]),
                 matches,
@@ -430,7 +426,15 @@ mod tests {
         // "helix" (absent) outweighs "eye" and "organ" together: the question may be about it.
         assert_eq!(assessed(&[vec![true, false, false], vec![true, true, false]]).rarest_with_more, 0);
         let eye_organ = |matches: &[Vec<bool>]| {
-            assess("eye organ", &w[..2], keys(&["eye", "organ"]), matches, &items, &[], &Authorship::default())
+            assess(
+                &parse_query("eye organ"),
+                &w[..2],
+                keys(&["eye", "organ"]),
+                matches,
+                &items,
+                &[],
+                &Authorship::default(),
+            )
         };
         assert_eq!(eye_organ(&[vec![true, false], vec![true, true]]).rarest_with_more, 1);
         assert_eq!(eye_organ(&[vec![true, false], vec![false, true]]).rarest_with_more, 0);
@@ -441,7 +445,7 @@ mod tests {
         let k = keys(&["helix"]);
         let items = [item("spiral shells", &["vector"], &[]), item("a helix", &["lexical", "vector"], &[])];
         let matches = vec![vec![false], vec![true]];
-        let s = assess("helix", &words(&["helix"]), k, &matches, &items, &[], &Authorship::default());
+        let s = assess(&parse_query("helix"), &words(&["helix"]), k, &matches, &items, &[], &Authorship::default());
         assert_eq!(s.neighbour, [true, false]);
         assert_eq!(s.supporting, [false, true]);
     }
@@ -452,7 +456,7 @@ mod tests {
         let items =
             [item("an entangled bank, clothed with plants", &["exact"], &[]), item("a tangled bank", &["exact"], &[])];
         let s = assess(
-            "\"tangled bank\"",
+            &parse_query("\"tangled bank\""),
             &words(&["tangled", "bank"]),
             k,
             &[vec![false, true], vec![true, true]],
@@ -462,7 +466,7 @@ mod tests {
         );
         assert_eq!((s.phrases, s.phrases_verbatim), (1, 1));
         let s = assess(
-            "\"tangled bank\"",
+            &parse_query("\"tangled bank\""),
             &words(&["tangled", "bank"]),
             keys(&["tangled", "bank"]),
             &[vec![false, true]],
@@ -489,7 +493,7 @@ mod tests {
         ];
         let all = vec![true, true, true];
         let s = assess(
-            "the Second World War",
+            &parse_query("the Second World War"),
             &words(&["second", "world", "war"]),
             k.clone(),
             &[all.clone(), all.clone()],
@@ -501,7 +505,7 @@ mod tests {
         assert_eq!(s.supporting, [false, true]);
         // Asked in lower case, the words are words: the first item holds them too.
         let s = assess(
-            "second world war",
+            &parse_query("second world war"),
             &words(&["second", "world", "war"]),
             k,
             &[all.clone(), all],
@@ -516,7 +520,7 @@ mod tests {
     fn an_entity_question_is_covered_by_linked_items_and_corroborated_by_more() {
         let items = [item("x", &["entity"], &["concept.eye"]), item("y", &["entity"], &["concept.eye"])];
         let s = assess(
-            "the eye",
+            &parse_query("the eye"),
             &words(&["eye"]),
             keys(&["eye"]),
             &[vec![false], vec![false]],
@@ -542,7 +546,15 @@ mod tests {
             item("my grandfather Erasmus Darwin on the eye", &["lexical"], &["person.erasmus"]),
             item("the eye, an organ", &["lexical"], &[]),
         ];
-        let s = assess("Darwin eye", &words(&["eye"]), k.clone(), &[vec![true], vec![true]], &items, &asked, &people);
+        let s = assess(
+            &parse_query("Darwin eye"),
+            &words(&["eye"]),
+            k.clone(),
+            &[vec![true], vec![true]],
+            &items,
+            &asked,
+            &people,
+        );
         assert_eq!(s.namesake, [true, false]);
         assert_eq!(s.supporting, [false, true]);
         assert_eq!(s.item_permille, [0, 1000]);
@@ -551,7 +563,15 @@ mod tests {
         assert!(s.covers(1, &items[1], "person.charles", &people), "his own text covers him");
         // Asked about Erasmus himself, the same item is evidence.
         let erasmus = ["person.erasmus".to_owned()];
-        let s = assess("Erasmus eye", &words(&["eye"]), k, &[vec![true], vec![true]], &items, &erasmus, &people);
+        let s = assess(
+            &parse_query("Erasmus eye"),
+            &words(&["eye"]),
+            k,
+            &[vec![true], vec![true]],
+            &items,
+            &erasmus,
+            &people,
+        );
         assert_eq!(s.namesake, [false, false]);
         assert!(s.entities_all_covered);
     }
