@@ -4,10 +4,10 @@
 //!
 //! See ARCHITECTURE.md for the code map and the invariants.
 
-mod authorship;
 mod chunk;
 mod citation;
 pub mod cli;
+mod concepts;
 pub mod contract;
 pub mod corpus;
 mod error;
@@ -18,7 +18,6 @@ mod html;
 pub mod index;
 pub mod lane;
 mod lexical;
-mod linker;
 mod mcp;
 pub mod passage;
 pub mod pdf;

@@ -56,10 +56,9 @@ impl Lane {
     }
 }
 
-/// How many independent kinds of evidence (`Lane::kind`) the named lanes are; unknown names count once each.
-pub(crate) fn independent_lanes<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
-    let mut kinds: Vec<Result<Lane, &str>> =
-        names.into_iter().map(|name| name.parse::<Lane>().map(Lane::kind).map_err(|_| name)).collect();
+/// How many independent kinds of evidence (`Lane::kind`) these lanes are.
+pub(crate) fn independent_lanes(lanes: impl IntoIterator<Item = Lane>) -> usize {
+    let mut kinds: Vec<Lane> = lanes.into_iter().map(Lane::kind).collect();
     kinds.sort();
     kinds.dedup();
     kinds.len()
@@ -111,10 +110,11 @@ mod tests {
 
     #[test]
     fn the_feedback_lane_is_lexical_evidence_and_associative() {
-        assert_eq!(independent_lanes(["lexical", "feedback"]), 1);
-        assert_eq!(independent_lanes(["lexical", "vector", "feedback"]), 2);
-        assert_eq!(independent_lanes(["entity", "exact", "vector"]), 3);
-        assert_eq!(independent_lanes(["mystery", "mystery", "lexical"]), 2);
+        use Lane::*;
+        assert_eq!(independent_lanes([Lexical, Feedback]), 1);
+        assert_eq!(independent_lanes([Lexical, Vector, Feedback]), 2);
+        assert_eq!(independent_lanes([Entity, Exact, Vector]), 3);
+        assert_eq!(independent_lanes([Vector, Vector, Lexical]), 2);
         assert!(Lane::Feedback.associative() && Lane::Vector.associative() && !Lane::Lexical.associative());
     }
 

@@ -10,15 +10,14 @@ mod terms;
 
 use std::path::Path;
 
-use crate::authorship::Authorship;
-use crate::corpus::{Entity, TermMapping};
+use crate::concepts::Concepts;
+use crate::corpus::TermMapping;
 use crate::error::{Error, Result};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
 use crate::lane::{Filters, ParsedQuery};
 use crate::lane::{Lane, LaneHits};
 use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, analyzed_terms, analyzer_name};
-use crate::linker::Linker;
 use crate::passage::PassageNo;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
@@ -44,10 +43,8 @@ pub(crate) struct Searcher {
     pub(crate) manifest: Manifest,
     store: Store,
     lexical: LexicalIndex,
-    /// Read once on open: the linker is built from them and the tool layer indexes them.
-    entities: Vec<Entity>,
-    linker: Linker,
-    authorship: Authorship,
+    /// The entities, read once on open, and what their names mean.
+    concepts: Concepts,
     /// Loads in the background (see `deferred`).
     vector: Deferred<VectorLane>,
     /// Loaded by the first request that asks for reranking.
@@ -191,13 +188,6 @@ fn point_numbers(store_path: &Path) -> std::result::Result<PointNumbers, String>
     Ok(PointNumbers::new(&ids))
 }
 
-/// The entities the entity lane searches for: those of mentions whose alias
-/// names only one entity, less the corpus's authors (their evidence is their
-/// works, which rarely name them; the passages that do are about them, by others).
-fn searchable(mentions: &[Mention], authorship: &Authorship) -> Vec<String> {
-    mentions.iter().filter(|m| !m.ambiguous && !authorship.is_author(&m.entity)).map(|m| m.entity.clone()).collect()
-}
-
 fn link_filter(filters: &Filters) -> LinkFilter<'_> {
     LinkFilter { language: filters.language.as_deref(), work: filters.work.as_deref(), years: filters.years }
 }
@@ -237,9 +227,7 @@ impl Searcher {
         }
         let store = Store::open(&generation.store_path())?;
         let lexical = LexicalIndex::open(&generation.lexical_path(), &generation.documents_path())?;
-        let entities = store.entities()?;
-        let linker = Linker::new(&entities);
-        let authorship = Authorship::new(&entities, &linker, &store.document_authors()?);
+        let concepts = Concepts::new(store.entities()?, &store.document_authors()?);
         let vector = match &manifest.vector {
             None => Deferred::ready(Err(manifest.vector_skipped.clone().map_or_else(
                 || "the index has no vectors".into(),
@@ -284,26 +272,12 @@ impl Searcher {
             }
         };
         let reranker = reranking::Lazy::new(models_dir);
-        Ok(Self { generation, manifest, store, lexical, entities, linker, authorship, vector, reranker })
+        Ok(Self { generation, manifest, store, lexical, concepts, vector, reranker })
     }
 
-    /// Entities named in `query` by an alias that belongs to exactly one
-    /// entity, less the corpus's authors: what the entity lane searches for.
-    pub(crate) fn resolve_query_entities(&self, query: &str) -> Vec<String> {
-        searchable(&self.mentions(query, None), &self.authorship)
-    }
-
-    /// The corpus's author entities and the persons' namesakes.
-    pub(crate) fn authorship(&self) -> &Authorship {
-        &self.authorship
-    }
-
-    /// The entity names `text` mentions, in `language` (any language when `None`).
-    pub(crate) fn mentions(&self, text: &str, language: Option<&str>) -> Vec<Mention> {
-        match language {
-            Some(l) => self.linker.link(text, l),
-            None => self.linker.link_any_language(text),
-        }
+    /// The corpus's entities and what their names mean.
+    pub(crate) fn concepts(&self) -> &Concepts {
+        &self.concepts
     }
 
     /// A reranker's relevance score of each passage for `query`, or why it cannot give them.
@@ -355,11 +329,6 @@ impl Searcher {
     /// Passages that mention any of `entities`, within the filters, most mentions first.
     pub(crate) fn passages_mentioning(&self, entities: &[String], filters: &Filters) -> Result<Vec<(PassageNo, u32)>> {
         self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)
-    }
-
-    /// The corpus's entities, as read when the generation was opened.
-    pub(crate) fn entities(&self) -> &[Entity] {
-        &self.entities
     }
 
     /// The corpus's other small tables, read once when a generation is opened.
@@ -424,7 +393,7 @@ impl Searcher {
         depth: usize,
     ) -> Result<(LaneHits, QueryTerms)> {
         let terms = QueryTerms::new(query, |_| Vec::new(), |word| self.lexical.passages_with(word));
-        let entities = self.resolve_query_entities(query);
+        let entities = self.concepts.searchable(&self.concepts.mentions(query, None));
         let input = LaneInput { query, parsed: &terms.parsed, entities: &entities, filters, allowed: None, depth };
         Ok((self.lane(lane, &input)?, terms))
     }
@@ -463,9 +432,8 @@ impl Searcher {
         let terms = self.query_terms(&request.query);
         let parsed = &terms.parsed;
         let depth = request.depth.max(request.top_k);
-        let query_mentions = self.mentions(&request.query, None);
-        let resolved_entities =
-            request.concepts.clone().unwrap_or_else(|| searchable(&query_mentions, &self.authorship));
+        let query_mentions = self.concepts.mentions(&request.query, None);
+        let resolved_entities = request.concepts.clone().unwrap_or_else(|| self.concepts.searchable(&query_mentions));
         let signals = QuerySignals {
             quoted_phrase: !parsed.phrases.is_empty(),
             resolved_concept: !resolved_entities.is_empty(),

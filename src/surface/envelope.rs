@@ -332,19 +332,6 @@ pub(crate) struct EvidenceItem {
     pub(crate) neighbours: Option<Neighbours>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) context: Option<ItemContext>,
-    /// Byte ranges of the words that matched the query (for snippets; not sent).
-    #[serde(skip)]
-    pub(crate) highlights: Vec<(usize, usize)>,
-    /// What the search found of the passage's terms, when it ran (for coverage; not sent).
-    #[serde(skip)]
-    pub(crate) tokens: Option<crate::lane::KnownTerms>,
-}
-
-impl EvidenceItem {
-    /// How many independent kinds of lane found the item (`Lane::kind`: lexical and feedback are one).
-    pub(crate) fn independent_lanes(&self) -> usize {
-        crate::lane::independent_lanes(self.component_ranks.keys().map(String::as_str))
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -1,11 +1,13 @@
 //! Evidence assembly: turns found passages into evidence items and a tool's
-//! draft into the finished envelope — coverage, provenance summary, the
-//! warnings that follow from them, the signals and the verdict. Every tool
-//! ends here, so these facts are computed one way.
+//! draft into a finished call — coverage, provenance summary, the warnings
+//! that follow from them, the signals and the verdict. Every tool ends here,
+//! so these facts are computed one way; `Finished::into_envelope` is the one
+//! step to the wire.
 
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::evidence::{Item, NotEvidence, Share, Why};
 use super::serving::OpenIndex;
 use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
@@ -16,36 +18,23 @@ use crate::search::{QueryTerms, QueryWord, SearchHit, passage_terms};
 use crate::store::{PassageRow, SourceRow};
 use crate::surface::ToolError;
 use crate::surface::envelope::*;
-use crate::surface::{Operation, Signals, decide};
+use crate::surface::{EvidenceState, Operation, Signals, decide};
 use crate::surface::{Warning, WarningCode};
 
 pub(crate) const TRACE_COMPLETE: &str = "COMPLETE";
 pub(crate) const TRACE_INCOMPLETE: &str = "SOURCE_TRACE_INCOMPLETE";
 
-/// What a tool hands over to be finished into an envelope.
+/// What a tool hands over to be finished: the sections it filled, its
+/// evidence, what the evidence is asked to hold, and its own facts.
 pub(crate) struct Draft {
     pub(crate) operation: Operation,
     pub(crate) arguments: Map<String, Value>,
     pub(crate) resolution: Resolution,
     pub(crate) retrieval: Retrieval,
-    pub(crate) evidence: Vec<EvidenceItem>,
+    pub(crate) evidence: Vec<Item>,
     pub(crate) warnings: Vec<Warning>,
-    /// The query as the search analysed it, whose content words coverage checks
-    /// (none for lookups and concept tools).
-    pub(crate) query: Option<QueryTerms>,
-    /// Entities the evidence should mention.
-    pub(crate) entities: Vec<String>,
-    /// Periods the operation spans (trace_concept), for gaps.
-    pub(crate) periods: Vec<String>,
-    pub(crate) groups: Vec<PeriodGroup>,
-    pub(crate) sides: Vec<SideCoverage>,
-    pub(crate) provenance_chain: Option<ProvenanceChain>,
-    /// terminology_lookup: (mappings found, reviewed ones among them).
-    pub(crate) mappings: (u32, u32),
-    /// Concept arguments that named several entities, so nothing was searched.
-    pub(crate) undecided: u32,
-    /// get_context: the window and whether it reached the document's edges.
-    pub(crate) context_window: Option<ContextWindow>,
+    pub(crate) asked: Asked,
+    pub(crate) facts: Facts,
 }
 
 impl Draft {
@@ -57,15 +46,78 @@ impl Draft {
             retrieval: Retrieval::default(),
             evidence: Vec::new(),
             warnings: Vec::new(),
-            query: None,
-            entities: Vec::new(),
-            periods: Vec::new(),
-            groups: Vec::new(),
-            sides: Vec::new(),
-            provenance_chain: None,
-            mappings: (0, 0),
-            undecided: 0,
-            context_window: None,
+            asked: Asked::default(),
+            facts: Facts::None,
+        }
+    }
+}
+
+/// What the evidence is asked to hold, for coverage and support.
+#[derive(Default)]
+pub(crate) struct Asked {
+    /// The query as the search analysed it, whose content words coverage checks
+    /// (none for lookups and concept tools).
+    pub(crate) query: Option<QueryTerms>,
+    /// Entities the evidence should mention.
+    pub(crate) entities: Vec<String>,
+    /// Concept arguments that named several entities, so nothing was searched.
+    pub(crate) undecided: u32,
+}
+
+/// What one tool adds to coverage and provenance.
+pub(crate) enum Facts {
+    None,
+    /// trace_concept: the periods it spans (for gaps) and its groups.
+    Trace {
+        periods: Vec<String>,
+        groups: Vec<PeriodGroup>,
+    },
+    /// compare_concepts: each side's coverage.
+    Compare(Vec<SideCoverage>),
+    /// terminology_lookup: the mappings found and the reviewed ones among them.
+    Terminology {
+        mappings: u32,
+        reviewed: u32,
+    },
+    /// get_context: the window and whether it reached the document's edges.
+    Context(ContextWindow),
+    /// trace_source: the passage's provenance chain (boxed: the largest by far).
+    Source(Box<ProvenanceChain>),
+}
+
+/// A finished call, before the wire: the envelope's sections with the
+/// evidence still typed, and the verdict. `into_envelope` makes the wire form.
+pub(crate) struct Finished {
+    arguments: Map<String, Value>,
+    resolution: Resolution,
+    retrieval: Retrieval,
+    pub(crate) evidence: Vec<Item>,
+    coverage: Coverage,
+    provenance: ProvenanceSummary,
+    pub(crate) warnings: Vec<Warning>,
+    pub(crate) verdict: EvidenceState,
+    /// No item supports the query: every item goes as a snippet.
+    snippets_only: bool,
+}
+
+impl Finished {
+    /// The envelope as it goes on the wire, answered by `tool` (called as
+    /// `original_tool`, a deprecated name); `snippets` cuts every item's text.
+    pub(crate) fn into_envelope(self, tool: &str, original_tool: Option<&str>, snippets: bool) -> Envelope {
+        let snippets = snippets || self.snippets_only;
+        Envelope {
+            request: RequestSection {
+                tool: tool.to_owned(),
+                original_tool: original_tool.map(str::to_owned),
+                arguments: self.arguments,
+            },
+            resolution: self.resolution,
+            retrieval: self.retrieval,
+            evidence: self.evidence.into_iter().map(|item| item.into_wire(snippets)).collect(),
+            coverage: self.coverage,
+            provenance: self.provenance,
+            warnings: self.warnings,
+            evidence_state: self.verdict,
         }
     }
 }
@@ -111,7 +163,7 @@ fn authors(source: &SourceRow) -> Vec<String> {
     }
 }
 
-/// How an item was found, for `why_retrieved`.
+/// How an item was found.
 pub(crate) enum Found<'a> {
     /// By one or more lanes, with the fused score and each lane's share of it.
     Ranked {
@@ -121,7 +173,7 @@ pub(crate) enum Found<'a> {
         weights: &'a [(Lane, f64)],
         explain: bool,
     },
-    /// Named by the caller (lookups).
+    /// Named by the caller (lookups), and why in words.
     Requested(&'a str),
 }
 
@@ -161,7 +213,7 @@ impl<'a> ItemBuilder<'a> {
 
     /// An item for a passage named by the caller or a single lane; its entity
     /// links are read here.
-    pub(crate) fn item(&mut self, passage: PassageRow, found: Found<'_>) -> Result<EvidenceItem, ToolError> {
+    pub(crate) fn item(&mut self, passage: PassageRow, found: Found<'_>) -> Result<Item, ToolError> {
         let entities = self
             .index
             .searcher
@@ -175,7 +227,7 @@ impl<'a> ItemBuilder<'a> {
     }
 
     /// Items for several passages, their entity links read in one query.
-    pub(crate) fn items(&mut self, found: Vec<(PassageRow, Found<'_>)>) -> Result<Vec<EvidenceItem>, ToolError> {
+    pub(crate) fn items(&mut self, found: Vec<(PassageRow, Found<'_>)>) -> Result<Vec<Item>, ToolError> {
         let ids: Vec<String> = found.iter().map(|(p, _)| p.passage_id.clone()).collect();
         let mut links = self.index.searcher.entity_links(&ids)?;
         self.read_sources(found.iter().map(|(p, _)| p.document_id.as_str()))?;
@@ -189,60 +241,31 @@ impl<'a> ItemBuilder<'a> {
     }
 
     /// An item whose entity links are already known (search hits carry them).
-    fn item_linked(
-        &mut self,
-        passage: PassageRow,
-        found: Found<'_>,
-        entities: Vec<String>,
-    ) -> Result<EvidenceItem, ToolError> {
+    fn item_linked(&mut self, passage: PassageRow, found: Found<'_>, entities: Vec<String>) -> Result<Item, ToolError> {
         let source = self.source(&passage.document_id)?;
         let provenance = item_provenance(&passage, source.as_ref(), self.index.declares_witnesses);
-        let (why, component_ranks, score, explanation) = match found {
-            Found::Requested(why) => (why.to_owned(), BTreeMap::new(), 0.0, None),
+        let mut item = match found {
+            Found::Requested(why) => Item::new(passage, provenance, Why::Requested(why.to_owned())),
             Found::Ranked { score, ranks, contributions, weights, explain } => {
-                let parts: Vec<String> = ranks.iter().map(|(l, r)| format!("{} #{r}", l.as_str())).collect();
-                let why = match parts.len() {
-                    0 => "no lane".to_owned(),
-                    1 => format!("found by {}", parts[0]),
-                    n => format!("found by {n} lanes: {}", parts.join(", ")),
-                };
-                let explanation = explain.then(|| {
+                let mut item = Item::new(passage, provenance, Why::Ranked);
+                item.ranks = ranks.to_vec();
+                item.score = score;
+                item.explanation = explain.then(|| {
                     ranks
                         .iter()
-                        .map(|(lane, rank)| {
-                            let weight = weights.iter().find(|(l, _)| l == lane).map_or(1.0, |(_, w)| *w);
-                            let share = contributions.iter().find(|(l, _)| l == lane).map_or(0.0, |(_, c)| *c);
-                            Contribution { lane: lane.as_str().to_owned(), rank: *rank, weight, contribution: share }
+                        .map(|&(lane, rank)| Share {
+                            lane,
+                            rank,
+                            weight: weights.iter().find(|(l, _)| *l == lane).map_or(1.0, |(_, w)| *w),
+                            contribution: contributions.iter().find(|(l, _)| *l == lane).map_or(0.0, |(_, c)| *c),
                         })
                         .collect()
                 });
-                (why, ranks.iter().map(|(l, r)| (l.as_str().to_owned(), *r)).collect(), score, explanation)
+                item
             }
         };
-        Ok(EvidenceItem {
-            passage_id: passage.passage_id,
-            document: passage.document_id,
-            work: passage.work,
-            section: passage.section,
-            period: passage.period,
-            year: passage.year,
-            language: passage.language,
-            ordinal: passage.ordinal,
-            text: passage.text,
-            full_text_chars: None,
-            why_retrieved: why,
-            component_ranks,
-            score,
-            fused_rank: None,
-            provenance,
-            entities,
-            side: None,
-            explanation,
-            neighbours: None,
-            context: None,
-            highlights: Vec::new(),
-            tokens: None,
-        })
+        item.entities = entities;
+        Ok(item)
     }
 
     /// Items for search hits, in rank order.
@@ -251,7 +274,7 @@ impl<'a> ItemBuilder<'a> {
         hits: Vec<SearchHit>,
         weights: &[(Lane, f64)],
         explain: bool,
-    ) -> Result<Vec<EvidenceItem>, ToolError> {
+    ) -> Result<Vec<Item>, ToolError> {
         let _stage = crate::stage::enter("assemble");
         self.read_sources(hits.iter().map(|h| h.passage.document_id.as_str()))?;
         hits.into_iter()
@@ -277,10 +300,7 @@ impl<'a> ItemBuilder<'a> {
                     let mut item = self.item_linked(passage, found, entities)?;
                     item.highlights = highlights;
                     item.tokens = Some(tokens);
-                    if let Some(fused) = fused_rank {
-                        item.fused_rank = Some(fused);
-                        item.why_retrieved.push_str(&format!("; reranked from fused rank {fused}"));
-                    }
+                    item.fused_rank = fused_rank;
                     Ok(item)
                 },
             )
@@ -290,7 +310,7 @@ impl<'a> ItemBuilder<'a> {
     /// Items for one lane's own ranking, when there is no other lane to fuse
     /// with: the fusion core still scores it, so scores and each lane's share
     /// come from one place (never re-derived here).
-    pub(crate) fn ranked_lane(&mut self, hits: &LaneHits, top_k: usize) -> Result<Vec<EvidenceItem>, ToolError> {
+    pub(crate) fn ranked_lane(&mut self, hits: &LaneHits, top_k: usize) -> Result<Vec<Item>, ToolError> {
         let fused = fuse(FusionMethod::default(), &[WeightedLane { hits, weight: 1.0 }], top_k);
         let weights = [(hits.lane, 1.0)];
         let numbers: Vec<PassageNo> = fused.iter().map(|hit| hit.key).collect();
@@ -312,17 +332,17 @@ impl<'a> ItemBuilder<'a> {
     }
 
     /// `before` and `after` passages of the same document around `item`.
-    pub(crate) fn context(&self, item: &EvidenceItem, before: u32, after: u32) -> Result<ItemContext, ToolError> {
-        let first = item.ordinal.saturating_sub(before);
-        let rows = self.index.searcher.passages_in_range(&item.document, first, item.ordinal + after)?;
+    pub(crate) fn context(&self, item: &Item, before: u32, after: u32) -> Result<ItemContext, ToolError> {
+        let (document, ordinal) = (&item.passage.document_id, item.passage.ordinal);
+        let rows = self.index.searcher.passages_in_range(document, ordinal.saturating_sub(before), ordinal + after)?;
         let to_out = |p: &PassageRow| ContextPassage {
             passage_id: p.passage_id.clone(),
             ordinal: p.ordinal,
             text: p.text.clone(),
         };
         Ok(ItemContext {
-            before: rows.iter().filter(|p| p.ordinal < item.ordinal).map(to_out).collect(),
-            after: rows.iter().filter(|p| p.ordinal > item.ordinal).map(to_out).collect(),
+            before: rows.iter().filter(|p| p.ordinal < ordinal).map(to_out).collect(),
+            after: rows.iter().filter(|p| p.ordinal > ordinal).map(to_out).collect(),
         })
     }
 }
@@ -331,8 +351,8 @@ impl<'a> ItemBuilder<'a> {
 /// holds. A word counts if no evidence language's analyzer drops it; matching
 /// uses each item's own analyzer (stemmed), as the lexical lane does, and a
 /// word's spelling variants count as the word.
-pub(crate) fn term_matches<'q>(query: &'q QueryTerms, items: &[EvidenceItem]) -> (Vec<&'q QueryWord>, Vec<Vec<bool>>) {
-    let languages: BTreeSet<&str> = items.iter().map(|i| i.language.as_str()).collect();
+pub(crate) fn term_matches<'q>(query: &'q QueryTerms, items: &[Item]) -> (Vec<&'q QueryWord>, Vec<Vec<bool>>) {
+    let languages: BTreeSet<&str> = items.iter().map(|i| i.passage.language.as_str()).collect();
     let languages: Vec<&str> = if languages.is_empty() { vec!["en"] } else { languages.into_iter().collect() };
     let words: Vec<&QueryWord> =
         query.words.iter().filter(|w| !languages.iter().any(|language| w.dropped_in(language))).collect();
@@ -345,11 +365,11 @@ pub(crate) fn term_matches<'q>(query: &'q QueryTerms, items: &[EvidenceItem]) ->
             let mut holds = |term: &str| match item.tokens.as_ref().and_then(|known| known.holds(term)) {
                 Some(held) => held,
                 None => analysed
-                    .get_or_insert_with(|| passage_terms(&item.text, &item.language))
+                    .get_or_insert_with(|| passage_terms(&item.passage.text, &item.passage.language))
                     .holds(term)
                     .unwrap_or(false),
             };
-            words.iter().map(|word| word.terms_in(&item.language).any(&mut holds)).collect()
+            words.iter().map(|word| word.terms_in(&item.passage.language).any(&mut holds)).collect()
         })
         .collect();
     (words, matches)
@@ -363,7 +383,7 @@ fn count_declared_synonyms(
     terms: &[String],
     frequencies: &mut [u64],
     matches: &mut [Vec<bool>],
-    items: &[EvidenceItem],
+    items: &[Item],
     resolved: &[EntityRef],
 ) {
     for (w, term) in terms.iter().enumerate() {
@@ -386,30 +406,56 @@ fn distinct<'a>(values: impl Iterator<Item = Option<&'a str>>) -> usize {
     values.flatten().collect::<BTreeSet<_>>().len()
 }
 
+/// The per-tool facts, spread out for `finish`.
+#[derive(Default)]
+struct Spread {
+    periods: Vec<String>,
+    groups: Vec<PeriodGroup>,
+    sides: Vec<SideCoverage>,
+    context_window: Option<ContextWindow>,
+    chain: Option<ProvenanceChain>,
+    mappings: (u32, u32),
+}
+
+impl From<Facts> for Spread {
+    fn from(facts: Facts) -> Self {
+        match facts {
+            Facts::None => Spread::default(),
+            Facts::Trace { periods, groups } => Spread { periods, groups, ..Spread::default() },
+            Facts::Compare(sides) => Spread { sides, ..Spread::default() },
+            Facts::Terminology { mappings, reviewed } => Spread { mappings: (mappings, reviewed), ..Spread::default() },
+            Facts::Context(window) => Spread { context_window: Some(window), ..Spread::default() },
+            Facts::Source(chain) => Spread { chain: Some(*chain), ..Spread::default() },
+        }
+    }
+}
+
 /// Finishes a draft: coverage, provenance, derived warnings, signals, verdict.
-pub(crate) fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
+pub(crate) fn finish(index: &OpenIndex, draft: Draft) -> Finished {
     let _stage = crate::stage::enter("verdict");
-    let items = &draft.evidence;
+    let Draft { operation, arguments, resolution, retrieval, mut evidence, mut warnings, asked, facts } = draft;
+    let facts = Spread::from(facts);
+    let items = &evidence;
     let mut language_mix = BTreeMap::new();
     for item in items {
-        *language_mix.entry(item.language.clone()).or_insert(0) += 1;
+        *language_mix.entry(item.passage.language.clone()).or_insert(0) += 1;
     }
-    let people = index.searcher.authorship();
-    let (words, mut matches) = draft.query.as_ref().map(|q| term_matches(q, items)).unwrap_or_default();
+    let people = index.concepts().authorship();
+    let (words, mut matches) = asked.query.as_ref().map(|q| term_matches(q, items)).unwrap_or_default();
     let terms: Vec<String> = words.iter().map(|w| w.word.clone()).collect();
     // Whether the corpus holds each word (or a spelling of it) and how rare it is, as the search counted.
     let mut frequencies: Vec<u64> = words.iter().map(|w| w.passages).collect();
-    count_declared_synonyms(&terms, &mut frequencies, &mut matches, items, &draft.resolution.entities);
-    let support = match &draft.query {
+    count_declared_synonyms(&terms, &mut frequencies, &mut matches, items, &resolution.entities);
+    let support = match &asked.query {
         Some(query) => {
             let corpus = CorpusTerms {
                 frequencies: &frequencies,
                 passages: index.searcher.passage_count(),
                 author_words: people.author_words(),
             };
-            assess(&query.parsed, &terms, key_terms(&terms, &corpus), &matches, items, &draft.entities, people)
+            assess(&query.parsed, &terms, key_terms(&terms, &corpus), &matches, items, &asked.entities, people)
         }
-        None => Support::without_query(items, &draft.entities, people),
+        None => Support::without_query(items, &asked.entities, people),
     };
     let term_coverage: Vec<TermCoverage> = terms
         .into_iter()
@@ -422,7 +468,7 @@ pub(crate) fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         })
         .collect();
     let max_terms_in_one_item = matches.iter().map(|m| m.iter().filter(|x| **x).count()).max().unwrap_or(0);
-    let entity_coverage: Vec<EntityCoverage> = draft
+    let entity_coverage: Vec<EntityCoverage> = asked
         .entities
         .iter()
         .map(|e| EntityCoverage {
@@ -430,24 +476,23 @@ pub(crate) fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
             found_in: items.iter().enumerate().filter(|(i, item)| support.covers(*i, item, e, people)).count(),
         })
         .collect();
-    let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.period.as_deref()).collect();
+    let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.passage.period.as_deref()).collect();
     let periods_without_evidence: Vec<String> =
-        draft.periods.iter().filter(|p| !periods_with.contains(p.as_str())).cloned().collect();
-    let multi_lane_n = items.iter().filter(|i| i.independent_lanes() >= 2).count();
+        facts.periods.iter().filter(|p| !periods_with.contains(p.as_str())).cloned().collect();
     let coverage = Coverage {
         evidence_n: items.len(),
-        document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
-        work_n: distinct(items.iter().map(|i| i.work.as_deref())),
+        document_n: distinct(items.iter().map(|i| Some(i.passage.document_id.as_str()))),
+        work_n: distinct(items.iter().map(|i| i.passage.work.as_deref())),
         period_n: periods_with.len(),
         periods_without_evidence,
         language_mix,
         term_coverage,
         max_terms_in_one_item,
         entity_coverage,
-        multi_lane_n,
-        groups: std::mem::take(&mut draft.groups),
-        sides: std::mem::take(&mut draft.sides),
-        context_window: draft.context_window.take(),
+        multi_lane_n: items.iter().filter(|i| i.independent_lanes() >= 2).count(),
+        groups: facts.groups,
+        sides: facts.sides,
+        context_window: facts.context_window,
     };
 
     let mut provenance = ProvenanceSummary::default();
@@ -459,10 +504,9 @@ pub(crate) fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         *provenance.sources.entry(item.provenance.source.clone()).or_insert(0) += 1;
     }
     provenance.source_trace_incomplete_n = provenance.trace_status.get(TRACE_INCOMPLETE).copied().unwrap_or(0);
-    provenance.chain = draft.provenance_chain.take();
+    provenance.chain = facts.chain;
 
-    let mut warnings = std::mem::take(&mut draft.warnings);
-    let variants = draft.query.as_ref().map_or(&[][..], QueryTerms::variants);
+    let variants = asked.query.as_ref().map_or(&[][..], QueryTerms::variants);
     warnings.extend(spelling_warnings(variants, &coverage.term_coverage));
     if provenance.source_trace_incomplete_n > 0 {
         warnings.push(Warning::new(
@@ -499,22 +543,31 @@ pub(crate) fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
             ));
         }
     }
-    let evidence_op = matches!(draft.operation, Operation::Search | Operation::Trace | Operation::Compare);
+    let evidence_op = matches!(operation, Operation::Search | Operation::Trace | Operation::Compare);
     // An undecided concept searched nothing: the collision warning says what to do instead.
-    if evidence_op && items.is_empty() && draft.undecided == 0 {
+    if evidence_op && items.is_empty() && asked.undecided == 0 {
         warnings.push(Warning::new(
             WarningCode::NoEvidence,
             "the request found no evidence",
-            no_evidence_action(&draft.arguments),
+            no_evidence_action(&arguments),
         ));
     }
 
-    let signals = signals(&draft, &coverage, &provenance, &support);
-    let evidence_state = decide(draft.operation, signals);
-    mark_non_evidence(&mut draft.evidence, &support);
+    let counted = Counted {
+        resolution: &resolution,
+        lanes_run: retrieval.lanes.len(),
+        periods: facts.periods.len(),
+        mappings: facts.mappings,
+        undecided: asked.undecided,
+    };
+    let signals = signals(&counted, items, &coverage, &provenance, &support);
+    let verdict = decide(operation, signals);
+    for ((item, neighbour), namesake) in evidence.iter_mut().zip(&support.neighbour).zip(&support.namesake) {
+        item.not_evidence = NotEvidence { neighbour: *neighbour, namesake: *namesake };
+    }
     if signals.namesake_n > 0 {
         let people_asked: Vec<&str> =
-            draft.entities.iter().filter(|e| !people.namesakes_of(e).is_empty()).map(String::as_str).collect();
+            asked.entities.iter().filter(|e| !people.namesakes_of(e).is_empty()).map(String::as_str).collect();
         warnings.push(Warning::new(
             WarningCode::NamesakeMentions,
             format!(
@@ -528,33 +581,20 @@ pub(crate) fn finish(index: &OpenIndex, mut draft: Draft) -> Envelope {
         ));
     }
     // Nothing found supports the query: say so, and send the items as snippets.
-    if evidence_op && signals.evidence_n > 0 && signals.supporting_n == 0 {
-        // When items about a namesake hold the words, NAMESAKE_MENTIONS says why they do not count.
-        if signals.namesake_n == 0 {
-            warnings.push(Warning::new(
-                WarningCode::NeighboursOnly,
-                format!(
-                    "none of the {} items holds a key term of the query, a requested entity or a quoted phrase \
+    let snippets_only = evidence_op && signals.evidence_n > 0 && signals.supporting_n == 0;
+    // When items about a namesake hold the words, NAMESAKE_MENTIONS says why they do not count.
+    if snippets_only && signals.namesake_n == 0 {
+        warnings.push(Warning::new(
+            WarningCode::NeighboursOnly,
+            format!(
+                "none of the {} items holds a key term of the query, a requested entity or a quoted phrase \
                  ({} were found by meaning alone); they are cut to snippets",
-                    signals.evidence_n, signals.neighbours_n
-                ),
-                "treat the question as unanswered by this corpus, or rephrase it with words the corpus uses",
-            ));
-        }
-        for item in &mut draft.evidence {
-            super::snippet::cut(item);
-        }
+                signals.evidence_n, signals.neighbours_n
+            ),
+            "treat the question as unanswered by this corpus, or rephrase it with words the corpus uses",
+        ));
     }
-    Envelope {
-        request: RequestSection { tool: String::new(), original_tool: None, arguments: draft.arguments },
-        resolution: draft.resolution,
-        retrieval: draft.retrieval,
-        evidence: draft.evidence,
-        coverage,
-        provenance,
-        warnings,
-        evidence_state,
-    }
+    Finished { arguments, resolution, retrieval, evidence, coverage, provenance, warnings, verdict, snippets_only }
 }
 
 /// One SPELLING_VARIANT warning per asked word the corpus holds only in
@@ -605,29 +645,30 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Says in `why_retrieved` which items are not evidence, and why.
-fn mark_non_evidence(items: &mut [EvidenceItem], support: &Support) {
-    for ((item, neighbour), namesake) in items.iter_mut().zip(&support.neighbour).zip(&support.namesake) {
-        if *neighbour {
-            item.why_retrieved
-                .push_str("; a neighbour only (found by meaning or by words the query does not hold): it holds no key term of the query (not evidence)");
-        }
-        if *namesake {
-            item.why_retrieved
-                .push_str("; it names another person of the same name as the one asked about (not evidence)");
-        }
-    }
+/// The facts of a call the signals count beside its evidence and coverage.
+struct Counted<'a> {
+    resolution: &'a Resolution,
+    lanes_run: usize,
+    periods: usize,
+    mappings: (u32, u32),
+    undecided: u32,
 }
 
-fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary, support: &Support) -> Signals {
+fn signals(
+    call: &Counted<'_>,
+    items: &[Item],
+    coverage: &Coverage,
+    provenance: &ProvenanceSummary,
+    support: &Support,
+) -> Signals {
     let terms_covered = coverage.term_coverage.iter().filter(|t| t.found_in > 0).count();
+    let resolution = call.resolution;
     // Candidates of a collision that some item mentions unambiguously (its only reading of the term).
-    let contested: BTreeSet<&str> = draft
-        .resolution
+    let contested: BTreeSet<&str> = resolution
         .collisions
         .iter()
         .flat_map(|c| c.candidates.iter())
-        .filter(|c| draft.evidence.iter().any(|i| i.entities.contains(&c.id) && unambiguous_for(i, &c.id, draft)))
+        .filter(|c| items.iter().any(|i| i.entities.contains(&c.id) && unambiguous_for(i, &c.id, resolution)))
         .map(|c| c.id.as_str())
         .collect();
     let evidence_n = coverage.evidence_n;
@@ -644,21 +685,21 @@ fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary, s
         terms_not_in_corpus_n: count(coverage.term_coverage.iter().filter(|t| !t.in_corpus).count()),
         entities_n: count(coverage.entity_coverage.len()),
         entities_covered_n: count(coverage.entity_coverage.iter().filter(|e| e.found_in > 0).count()),
-        lanes_run_n: count(draft.retrieval.lanes.len()),
+        lanes_run_n: count(call.lanes_run),
         multi_lane_n: count(coverage.multi_lane_n),
         trace_complete_n: count(evidence_n - provenance.source_trace_incomplete_n),
         trace_incomplete_n: count(provenance.source_trace_incomplete_n),
-        ambiguous_n: count(draft.resolution.ambiguous.iter().filter(|a| support.names_key_term(&a.term)).count()),
-        collision_n: count(draft.resolution.collisions.len()),
+        ambiguous_n: count(resolution.ambiguous.iter().filter(|a| support.names_key_term(&a.term)).count()),
+        collision_n: count(resolution.collisions.len()),
         contested_with_evidence_n: count(contested.len()),
-        resolved_n: count(draft.resolution.entities.len()),
-        periods_n: count(draft.periods.len()),
+        resolved_n: count(resolution.entities.len()),
+        periods_n: count(call.periods),
         periods_missing_n: count(coverage.periods_without_evidence.len()),
         sides_n: count(coverage.sides.len()),
         sides_empty_n: count(coverage.sides.iter().filter(|s| s.evidence_n == 0).count()),
-        mappings_n: draft.mappings.0,
-        reviewed_mappings_n: draft.mappings.1,
-        undecided_n: draft.undecided,
+        mappings_n: call.mappings.0,
+        reviewed_mappings_n: call.mappings.1,
+        undecided_n: call.undecided,
         key_terms_n: count(support.key_terms.len()),
         key_terms_absent_n: count(support.key_terms.iter().filter(|t| !t.in_corpus).count()),
         key_absent_permille: support.absent_permille,
@@ -676,8 +717,8 @@ fn signals(draft: &Draft, coverage: &Coverage, provenance: &ProvenanceSummary, s
 
 /// An item mentions `candidate` unambiguously when it does not also mention
 /// every other candidate of the same collision (a shared alias links them all).
-fn unambiguous_for(item: &EvidenceItem, candidate: &str, draft: &Draft) -> bool {
-    draft.resolution.collisions.iter().any(|c| {
+fn unambiguous_for(item: &Item, candidate: &str, resolution: &Resolution) -> bool {
+    resolution.collisions.iter().any(|c| {
         c.candidates.iter().any(|x| x.id == candidate)
             && c.candidates.iter().any(|other| other.id != candidate && !item.entities.contains(&other.id))
     })
@@ -686,48 +727,7 @@ fn unambiguous_for(item: &EvidenceItem, candidate: &str, draft: &Draft) -> bool 
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::surface::Operation;
-
-    /// An evidence item for tests (also `support`'s).
-    pub(in crate::tools) fn item(
-        id: &str,
-        document: &str,
-        text: &str,
-        lanes: &[(&str, u32)],
-        entities: &[&str],
-    ) -> EvidenceItem {
-        EvidenceItem {
-            passage_id: id.into(),
-            document: document.into(),
-            work: Some(document.split('.').next().unwrap_or(document).into()),
-            section: None,
-            period: None,
-            year: None,
-            language: "en".into(),
-            ordinal: 1,
-            text: text.into(),
-            full_text_chars: None,
-            why_retrieved: String::new(),
-            component_ranks: lanes.iter().map(|(l, r)| ((*l).to_owned(), *r)).collect(),
-            score: 0.0,
-            fused_rank: None,
-            provenance: ItemProvenance {
-                witness: Some("w".into()),
-                source: "s.md".into(),
-                source_sha256: "ab".into(),
-                trace_status: TRACE_COMPLETE.into(),
-                pages: None,
-                citation: None,
-            },
-            entities: entities.iter().map(|e| (*e).to_owned()).collect(),
-            side: None,
-            explanation: None,
-            neighbours: None,
-            context: None,
-            highlights: Vec::new(),
-            tokens: None,
-        }
-    }
+    use crate::tools::evidence::tests::item;
 
     #[test]
     fn a_hashed_source_traces_and_a_witness_is_needed_only_where_the_corpus_declares_witnesses() {
@@ -800,30 +800,33 @@ pub(super) mod tests {
         assert_eq!(matches[1], [false, true, false]);
     }
 
-    fn coverage_of(items: &[EvidenceItem]) -> Coverage {
+    fn coverage_of(items: &[Item]) -> Coverage {
         Coverage {
             evidence_n: items.len(),
-            document_n: distinct(items.iter().map(|i| Some(i.document.as_str()))),
-            work_n: distinct(items.iter().map(|i| i.work.as_deref())),
+            document_n: distinct(items.iter().map(|i| Some(i.passage.document_id.as_str()))),
+            work_n: distinct(items.iter().map(|i| i.passage.work.as_deref())),
             multi_lane_n: items.iter().filter(|i| i.independent_lanes() >= 2).count(),
             ..Coverage::default()
         }
     }
 
+    fn counted(resolution: &Resolution, lanes_run: usize) -> Counted<'_> {
+        Counted { resolution, lanes_run, periods: 0, mappings: (0, 0), undecided: 0 }
+    }
+
     #[test]
     fn signals_count_the_evidence() {
-        let mut draft = Draft::new(Operation::Search, Map::new());
-        draft.evidence = vec![
-            item("p.a.0001", "a.1", "x", &[("lexical", 1), ("vector", 2)], &["concept.x"]),
-            item("p.a.0002", "a.1", "x", &[("lexical", 2)], &[]),
-            item("p.b.0001", "b.1", "x", &[("vector", 1)], &["concept.x"]),
+        use Lane::{Lexical, Vector};
+        let items = vec![
+            item("p.a.0001", "a.1", "x", &[(Lexical, 1), (Vector, 2)], &["concept.x"]),
+            item("p.a.0002", "a.1", "x", &[(Lexical, 2)], &[]),
+            item("p.b.0001", "b.1", "x", &[(Vector, 1)], &["concept.x"]),
         ];
-        draft.entities = vec!["concept.x".into()];
-        draft.retrieval.lanes = vec!["lexical".into(), "vector".into()];
-        let mut coverage = coverage_of(&draft.evidence);
+        let mut coverage = coverage_of(&items);
         coverage.entity_coverage = vec![EntityCoverage { entity_id: "concept.x".into(), found_in: 2 }];
         let provenance = ProvenanceSummary { source_trace_incomplete_n: 1, ..ProvenanceSummary::default() };
-        let s = signals(&draft, &coverage, &provenance, &Support::default());
+        let resolution = Resolution::default();
+        let s = signals(&counted(&resolution, 2), &items, &coverage, &provenance, &Support::default());
         assert_eq!((s.evidence_n, s.document_n, s.work_n), (3, 2, 2));
         assert_eq!((s.lanes_run_n, s.multi_lane_n), (2, 1));
         assert_eq!((s.trace_complete_n, s.trace_incomplete_n), (2, 1));
@@ -841,25 +844,24 @@ pub(super) mod tests {
             matched_alias: None,
             context_mentions: None,
         };
-        let mut draft = Draft::new(Operation::Search, Map::new());
-        draft.resolution.collisions = vec![Collision {
-            term: "selection".into(),
-            candidates: vec![candidate("c.natural"), candidate("c.methodical")],
-        }];
+        let resolution = Resolution {
+            collisions: vec![Collision {
+                term: "selection".into(),
+                candidates: vec![candidate("c.natural"), candidate("c.methodical")],
+            }],
+            ..Resolution::default()
+        };
+        let contested = |items: &[Item]| {
+            let coverage = coverage_of(items);
+            signals(&counted(&resolution, 0), items, &coverage, &ProvenanceSummary::default(), &Support::default())
+                .contested_with_evidence_n
+        };
         // Both readings in one item: it decides nothing.
-        draft.evidence = vec![item("p.a.0001", "a", "x", &[], &["c.natural", "c.methodical"])];
-        let coverage = coverage_of(&draft.evidence);
-        assert_eq!(
-            signals(&draft, &coverage, &ProvenanceSummary::default(), &Support::default()).contested_with_evidence_n,
-            0
-        );
+        let mut items = vec![item("p.a.0001", "a", "x", &[], &["c.natural", "c.methodical"])];
+        assert_eq!(contested(&items), 0);
         // One item per reading: both readings have evidence of their own.
-        draft.evidence.push(item("p.b.0001", "b", "x", &[], &["c.natural"]));
-        draft.evidence.push(item("p.c.0001", "c", "x", &[], &["c.methodical"]));
-        let coverage = coverage_of(&draft.evidence);
-        assert_eq!(
-            signals(&draft, &coverage, &ProvenanceSummary::default(), &Support::default()).contested_with_evidence_n,
-            2
-        );
+        items.push(item("p.b.0001", "b", "x", &[], &["c.natural"]));
+        items.push(item("p.c.0001", "c", "x", &[], &["c.methodical"]));
+        assert_eq!(contested(&items), 2);
     }
 }

@@ -6,9 +6,9 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::args::Args;
+use super::assemble::Finished;
 use super::handlers;
 use super::serving::OpenIndex;
-use super::snippet;
 use crate::surface::envelope::Envelope;
 use crate::surface::registry::{self, ToolSpec};
 use crate::surface::{DEFAULT_RESPONSE_BUDGET, Detail, MAX_QUERY_PHRASES, MAX_QUERY_WORDS};
@@ -16,8 +16,8 @@ use crate::surface::{ErrorCode, ToolError, echo};
 use crate::surface::{EvidenceState, Warning, WarningCode};
 use crate::surface::{Kind, validate};
 
-/// What runs a tool: validated arguments in, a finished envelope out.
-type Handler = fn(&OpenIndex, &Args) -> Result<Envelope, ToolError>;
+/// What runs a tool: validated arguments in, a finished call out.
+type Handler = fn(&OpenIndex, &Args) -> Result<Finished, ToolError>;
 
 /// The handler of each registered tool. The registry (surface) names tools;
 /// this map is the only place that ties a name to code.
@@ -173,27 +173,25 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<A
         tracing::error!(tool = call.spec.name, "a registered tool has no handler");
         ToolError::new(ErrorCode::InternalError, "the tool is not available in this server build")
     })?;
-    let mut envelope = handler(index, &call.args)?;
-    envelope.request.tool = call.spec.name.to_owned();
+    let mut finished = handler(index, &call.args)?;
     if let Some(old) = call.original_tool {
-        envelope.request.original_tool = Some(old.to_owned());
         let use_instead = registry::alias(old).map_or(call.spec.name, |a| a.use_instead);
-        envelope.warnings.push(Warning::new(
+        finished.warnings.push(Warning::new(
             WarningCode::DeprecatedTool,
             format!("`{old}` is a deprecated name of `{}`", call.spec.name),
             format!("call {use_instead} instead"),
         ));
     }
-    // After the envelope is finished: coverage and the verdict saw whole passages.
-    if call.args.choice_opt("detail")? == Some(Detail::Snippet) {
-        snippet::apply(&mut envelope);
-    }
     if call.offset > 0 {
-        if call.offset > envelope.evidence.len() {
+        if call.offset > finished.evidence.len() {
             return Err(ToolError::new(ErrorCode::InvalidCursor, "the cursor points past the end of the evidence"));
         }
-        envelope.evidence.drain(..call.offset);
+        finished.evidence.drain(..call.offset);
     }
+    let verdict = finished.verdict.clone();
+    // Snippets are cut here, after the call is finished: coverage and the verdict saw whole passages.
+    let snippets = call.args.choice_opt("detail")? == Some(Detail::Snippet);
+    let mut envelope = finished.into_envelope(call.spec.name, call.original_tool, snippets);
     let action = if call.spec.params.iter().any(|p| p.name == "detail") {
         "pass retrieval.next_cursor as `cursor` with the same arguments to get the rest; `detail` \"snippet\" fits \
          more items in a page"
@@ -208,7 +206,7 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<A
         tracing::error!(%e, "envelope serialisation failed");
         ToolError::new(ErrorCode::InternalError, "the response could not be encoded; see the server log")
     })?;
-    Ok(Answered { content, verdict: envelope.evidence_state })
+    Ok(Answered { content, verdict })
 }
 
 fn size(envelope: &Envelope) -> usize {

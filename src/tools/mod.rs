@@ -7,6 +7,7 @@
 mod args;
 mod assemble;
 mod dispatch;
+mod evidence;
 mod handlers;
 mod resolve;
 mod serving;

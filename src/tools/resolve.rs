@@ -1,11 +1,14 @@
 //! Entity resolution for tools: a term becomes RESOLVED, AMBIGUOUS,
-//! ENTITY_COLLISION or UNRESOLVED, never silently one of several. The linker
-//! finds mentions in queries; this module decides what they mean.
+//! ENTITY_COLLISION or UNRESOLVED, never silently one of several, written as
+//! the envelope's resolution section. `concepts` answers which entities a name
+//! or a text names; this module decides what that means for the call.
 
 use super::serving::OpenIndex;
 use crate::corpus::Entity;
 use crate::surface::MAX_SUGGESTIONS;
-use crate::surface::envelope::{AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy};
+use crate::surface::envelope::{
+    AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy, Suggestion,
+};
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::surface::{Warning, WarningCode};
 use crate::text::Mention;
@@ -26,11 +29,11 @@ pub(crate) fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option
 pub(crate) fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Resolution {
     let term = term.trim();
     let mut out = Resolution::default();
-    if let Some(entity) = index.entity(term) {
+    if let Some(entity) = index.concepts().entity(term) {
         resolved(&mut out, term, entity, ResolvedBy::Id, None);
         return out;
     }
-    let named = index.entities_named(term, language);
+    let named = index.concepts().named(term, language);
     match named.len() {
         0 => {}
         1 => {
@@ -51,7 +54,7 @@ pub(crate) fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>
         }
     }
     // Not a name itself: the names it contains.
-    from_mentions(index, index.searcher.mentions(term, language), &mut out);
+    from_mentions(index, index.concepts().mentions(term, language), &mut out);
     out.status = Some(match (out.collisions.is_empty(), out.entities.len(), out.ambiguous.is_empty()) {
         (false, _, _) => ResolutionStatus::EntityCollision,
         (true, 0, true) => ResolutionStatus::Unresolved,
@@ -60,7 +63,20 @@ pub(crate) fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>
     });
     if out.status == Some(ResolutionStatus::Unresolved) {
         out.unresolved_terms.push(term.to_owned());
-        out.suggestions = index.close_names(term, language, MAX_SUGGESTIONS);
+        let concepts = index.concepts();
+        out.suggestions = concepts
+            .close_names(term, language, MAX_SUGGESTIONS)
+            .into_iter()
+            .map(|close| {
+                let entity = &concepts.entities()[close.entity];
+                Suggestion {
+                    entity_id: entity.id.clone(),
+                    name: entity.name.clone(),
+                    alias: close.alias,
+                    how: close.how.to_owned(),
+                }
+            })
+            .collect();
     }
     out
 }
@@ -85,7 +101,7 @@ fn resolved(out: &mut Resolution, term: &str, entity: &Entity, how: ResolvedBy, 
 pub(crate) fn from_mentions(index: &OpenIndex, mentions: Vec<Mention>, out: &mut Resolution) {
     let mut shared: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
     for m in mentions {
-        let Some(entity) = index.entity(&m.entity) else { continue };
+        let Some(entity) = index.concepts().entity(&m.entity) else { continue };
         if m.ambiguous {
             shared.entry(m.alias.clone()).or_default().push(m.entity.clone());
             continue;
@@ -105,7 +121,7 @@ pub(crate) fn from_mentions(index: &OpenIndex, mentions: Vec<Mention>, out: &mut
     for (alias, ids) in shared {
         let candidates = ids
             .iter()
-            .filter_map(|id| index.entity(id))
+            .filter_map(|id| index.concepts().entity(id))
             .map(|e| entity_ref(e, Some(ResolvedBy::Mention), Some(alias.clone())))
             .collect();
         out.collisions.push(Collision { term: alias, candidates });
@@ -166,7 +182,7 @@ pub(crate) fn require_one<'a>(
     match resolution.status {
         Some(ResolutionStatus::Resolved) | Some(ResolutionStatus::Ambiguous) if resolution.entities.len() == 1 => {
             let id = resolution.entities[0].id.clone();
-            match index.entity(&id) {
+            match index.concepts().entity(&id) {
                 Some(entity) => Ok(Concept::One(entity, resolution)),
                 None => Err(not_found(concept, &resolution)),
             }

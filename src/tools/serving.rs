@@ -2,25 +2,20 @@
 //! tables every call reads (entities, periods, terminology), and a handle that
 //! follows `CURRENT` so a rebuild is served without a restart.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use crate::corpus::{Entity, TermMapping};
+use crate::concepts::Concepts;
+use crate::corpus::TermMapping;
 use crate::index::IndexDir;
 use crate::search::{CorpusTables, Searcher};
 use crate::store::PeriodRow;
 use crate::surface::ToolError;
-use crate::surface::envelope::Suggestion;
-use crate::text::{normalized_words, without_possessive};
 
 /// One opened generation. Immutable; shared by concurrent calls.
 pub struct OpenIndex {
     pub(crate) generation: String,
     pub(crate) searcher: Searcher,
-    by_id: HashMap<String, usize>,
-    /// Normalised alias words → (entity index, alias as written, language).
-    by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>>,
     pub(crate) periods: Vec<PeriodRow>,
     pub(crate) terminology: Vec<TermMapping>,
     pub(crate) works: Vec<String>,
@@ -33,29 +28,9 @@ impl OpenIndex {
     pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
         let searcher = Searcher::open(dir, models_dir)?;
         let CorpusTables { periods, terminology, works, languages, declares_witnesses } = searcher.corpus_tables()?;
-        // The searcher read the entities once (its linker needs them); this indexes them.
-        let entities = searcher.entities();
-        let by_id = entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i)).collect();
-        let mut by_alias: HashMap<Vec<String>, Vec<(usize, String, String)>> = HashMap::new();
-        for (i, entity) in entities.iter().enumerate() {
-            let names = std::iter::once((entity.name.as_str(), "*"))
-                .chain(entity.aliases.iter().map(|a| (a.name.as_str(), a.language.as_str())));
-            for (name, language) in names {
-                let key = normalized_words(name);
-                if key.is_empty() {
-                    continue;
-                }
-                let slot = by_alias.entry(key).or_default();
-                if !slot.iter().any(|(j, _, l)| *j == i && l == language) {
-                    slot.push((i, name.to_owned(), language.to_owned()));
-                }
-            }
-        }
         Ok(Self {
             generation: searcher.generation.name.clone(),
             searcher,
-            by_id,
-            by_alias,
             periods,
             terminology,
             works,
@@ -64,110 +39,13 @@ impl OpenIndex {
         })
     }
 
-    /// The corpus's entities, in the order the indexes here refer to.
-    pub(crate) fn entities(&self) -> &[Entity] {
-        self.searcher.entities()
-    }
-
-    pub(crate) fn entity(&self, id: &str) -> Option<&Entity> {
-        self.by_id.get(id).map(|i| &self.entities()[*i])
-    }
-
-    /// Entities with an alias (or canonical name) equal to `term`, in that
-    /// language when given; each with the alias that matched. Sorted by id.
-    pub(crate) fn entities_named(&self, term: &str, language: Option<&str>) -> Vec<(&Entity, String)> {
-        let mut out: Vec<(&Entity, String)> = Vec::new();
-        for (i, alias, alias_language) in self.by_alias.get(&normalized_words(term)).into_iter().flatten() {
-            let language_ok = language.is_none_or(|l| alias_language == l || alias_language == "*");
-            if language_ok && !out.iter().any(|(e, _)| e.id == self.entities()[*i].id) {
-                out.push((&self.entities()[*i], alias.clone()));
-            }
-        }
-        out.sort_by(|a, b| a.0.id.cmp(&b.0.id));
-        out
-    }
-
-    /// Up to `n` entities whose names are close to `term`, best first: a name
-    /// that contains the term or is contained in it, then names sharing a
-    /// word, then names spelt alike (normalised Damerau-Levenshtein ≥ 0.7).
-    /// One suggestion per entity, with its closest name; ties by entity id
-    /// and alias, so the answer does not depend on hash order.
-    pub(crate) fn close_names(&self, term: &str, language: Option<&str>, n: usize) -> Vec<Suggestion> {
-        // Possessives compare as their base word: "Mivart" is close to "Mivart's objections".
-        let base = |w: &String| without_possessive(w).to_owned();
-        let words: Vec<String> = normalized_words(term).iter().map(base).collect();
-        if words.is_empty() {
-            return Vec::new();
-        }
-        let phrase = words.join(" ");
-        let content: Vec<&String> = words.iter().filter(|w| w.chars().count() > 2).collect();
-        let padded = |s: &str| format!(" {s} ");
-        let mut best: HashMap<usize, Closeness> = HashMap::new();
-        for (key, owners) in &self.by_alias {
-            let key: Vec<String> = key.iter().map(base).collect();
-            let alias = key.join(" ");
-            let similarity = strsim::normalized_damerau_levenshtein(&phrase, &alias);
-            let (tier, how) = if padded(&alias).contains(&padded(&phrase)) || padded(&phrase).contains(&padded(&alias))
-            {
-                (3, "contains")
-            } else if content.iter().any(|w| key.contains(w)) {
-                (2, "shared_words")
-            } else if similarity >= 0.7 {
-                (1, "similar_spelling")
-            } else {
-                continue;
-            };
-            for (i, written, alias_language) in owners {
-                if language.is_some_and(|l| alias_language != l && alias_language != "*") {
-                    continue;
-                }
-                let candidate = Closeness { tier, similarity, alias: written.clone(), how };
-                if best.get(i).is_none_or(|b| candidate.beats(b)) {
-                    best.insert(*i, candidate);
-                }
-            }
-        }
-        let mut ranked: Vec<(usize, Closeness)> = best.into_iter().collect();
-        ranked.sort_by(|(ia, a), (ib, b)| {
-            b.tier
-                .cmp(&a.tier)
-                .then(b.similarity.total_cmp(&a.similarity))
-                .then_with(|| self.entities()[*ia].id.cmp(&self.entities()[*ib].id))
-        });
-        ranked
-            .into_iter()
-            .take(n)
-            .map(|(i, c)| Suggestion {
-                entity_id: self.entities()[i].id.clone(),
-                name: self.entities()[i].name.clone(),
-                alias: c.alias,
-                how: c.how.to_owned(),
-            })
-            .collect()
+    /// The corpus's entities and what their names mean.
+    pub(crate) fn concepts(&self) -> &Concepts {
+        self.searcher.concepts()
     }
 
     pub(crate) fn period(&self, id: &str) -> Option<&PeriodRow> {
         self.periods.iter().find(|p| p.id == id)
-    }
-}
-
-/// How close one alias is to a term (for `OpenIndex::close_names`).
-struct Closeness {
-    /// 3 contains, 2 shares a word, 1 spelt alike.
-    tier: u8,
-    similarity: f64,
-    alias: String,
-    how: &'static str,
-}
-
-impl Closeness {
-    /// Higher tier, then higher similarity, then the alphabetically first alias.
-    fn beats(&self, other: &Closeness) -> bool {
-        self.tier
-            .cmp(&other.tier)
-            .then(self.similarity.total_cmp(&other.similarity))
-            .then_with(|| other.alias.cmp(&self.alias))
-            .is_gt()
     }
 }
 

@@ -5,7 +5,7 @@
 //! always computed on the whole passages.
 
 use crate::surface::SNIPPET_CHARS;
-use crate::surface::envelope::{Envelope, EvidenceItem};
+use crate::surface::envelope::EvidenceItem;
 
 const ELLIPSIS: char = '…';
 
@@ -54,19 +54,12 @@ pub(crate) fn snippet(text: &str, highlights: &[(usize, usize)], max_chars: usiz
     out
 }
 
-/// Replaces every evidence item's text (and its context passages' texts) with
-/// a snippet; `full_text_chars` tells the caller how long the passage is.
-pub(crate) fn apply(envelope: &mut Envelope) {
-    for item in &mut envelope.evidence {
-        cut(item);
-    }
-}
-
-/// Cuts one item's text (and its context's) to a snippet.
-pub(crate) fn cut(item: &mut EvidenceItem) {
+/// Cuts a wire item's text (and its context passages' texts) to a snippet
+/// around `highlights`; `full_text_chars` tells the caller how long the passage is.
+pub(crate) fn cut(item: &mut EvidenceItem, highlights: &[(usize, usize)]) {
     let chars = item.text.chars().count();
     if chars > SNIPPET_CHARS {
-        item.text = snippet(&item.text, &item.highlights, SNIPPET_CHARS);
+        item.text = snippet(&item.text, highlights, SNIPPET_CHARS);
         item.full_text_chars = Some(chars);
     }
     if let Some(context) = &mut item.context {

@@ -4,10 +4,10 @@
 //! what corroborates the best item. Everything here is counted from the
 //! evidence and the corpus's term statistics; no similarity score is read.
 
-use crate::authorship::Authorship;
-use crate::lane::{Lane, ParsedQuery};
+use super::evidence::Item;
+use crate::concepts::Authorship;
+use crate::lane::ParsedQuery;
 use crate::query_words::is_framing;
-use crate::surface::envelope::EvidenceItem;
 use crate::text::{normalized_word, normalized_words, possessive_base, without_possessive};
 
 /// A content word in at least this share of the corpus's passages is not a
@@ -55,7 +55,7 @@ impl Support {
     /// Tools that take no query (the concept tools): the request names its
     /// entities, every item was retrieved for them, and there are no key terms
     /// to hold; the entity and period rules decide.
-    pub(crate) fn without_query(items: &[EvidenceItem], entities: &[String], people: &Authorship) -> Self {
+    pub(crate) fn without_query(items: &[Item], entities: &[String], people: &Authorship) -> Self {
         Self {
             item_permille: vec![1000; items.len()],
             supporting: vec![true; items.len()],
@@ -71,9 +71,9 @@ impl Support {
 
     /// Whether item `i` of the assessed items is evidence for `entity`: it
     /// mentions it, or the entity wrote it and it does not speak of a namesake instead.
-    pub(crate) fn covers(&self, i: usize, item: &EvidenceItem, entity: &str, people: &Authorship) -> bool {
+    pub(crate) fn covers(&self, i: usize, item: &Item, entity: &str, people: &Authorship) -> bool {
         item.entities.iter().any(|e| e == entity)
-            || (people.authors_of(&item.document).iter().any(|a| a == entity)
+            || (people.authors_of(&item.passage.document_id).iter().any(|a| a == entity)
                 && !self.namesake.get(i).copied().unwrap_or(false))
     }
 
@@ -128,7 +128,7 @@ pub(crate) fn key_terms(words: &[String], corpus: &CorpusTerms<'_>) -> Vec<KeyTe
 /// Whether `item` speaks of a namesake of a requested person instead of the
 /// person: it mentions a longer name containing the person's name (one the
 /// request did not ask for) and does not mention the person.
-fn about_namesake(item: &EvidenceItem, entities: &[String], people: &Authorship) -> bool {
+fn about_namesake(item: &Item, entities: &[String], people: &Authorship) -> bool {
     entities.iter().any(|person| {
         !item.entities.contains(person)
             && people
@@ -204,7 +204,7 @@ pub(crate) fn assess(
     words: &[String],
     key_terms: Vec<KeyTerm>,
     matches: &[Vec<bool>],
-    items: &[EvidenceItem],
+    items: &[Item],
     entities: &[String],
     people: &Authorship,
 ) -> Support {
@@ -221,7 +221,7 @@ pub(crate) fn assess(
     let item_words: Vec<Vec<String>> = if phrases.is_empty() && names.is_empty() {
         Vec::new()
     } else {
-        items.iter().map(|i| normalized_words(&i.text)).collect()
+        items.iter().map(|i| normalized_words(&i.passage.text)).collect()
     };
     // Per item, the name words it does not hold together: they count as absent from it.
     let apart: Vec<Vec<usize>> = (0..items.len())
@@ -273,7 +273,7 @@ pub(crate) fn assess(
     });
     let has_phrase = |i: usize| item_words.get(i).is_some_and(|w| phrases.iter().any(|p| contains_phrase(w, p)));
     let phrases_verbatim = phrases.iter().filter(|p| item_words.iter().any(|w| contains_phrase(w, p))).count();
-    let linked = |item: &EvidenceItem| topics.iter().any(|e| item.entities.contains(e));
+    let linked = |item: &Item| topics.iter().any(|e| item.entities.contains(e));
     let supporting: Vec<bool> = items
         .iter()
         .enumerate()
@@ -285,11 +285,7 @@ pub(crate) fn assess(
         .iter()
         .zip(&supporting)
         .zip(&namesake)
-        .map(|((item, s), n)| {
-            !s && !n
-                && !item.component_ranks.is_empty()
-                && item.component_ranks.keys().all(|lane| lane.parse::<Lane>().is_ok_and(Lane::associative))
-        })
+        .map(|((item, s), n)| !s && !n && item.found_by_association_only())
         .collect();
     let entities_all_covered = !topics.is_empty()
         && topics.iter().all(|e| items.iter().zip(&namesake).any(|(i, n)| !n && i.entities.contains(e)));
@@ -328,12 +324,12 @@ pub(crate) fn assess(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lane::parse_query;
+    use crate::lane::{Lane, parse_query};
     use std::collections::BTreeSet;
 
-    fn item(text: &str, lanes: &[&str], entities: &[&str]) -> EvidenceItem {
-        let lanes: Vec<(&str, u32)> = lanes.iter().map(|l| (*l, 1)).collect();
-        crate::tools::assemble::tests::item("p.d.0001", "d", text, &lanes, entities)
+    fn item(text: &str, lanes: &[&str], entities: &[&str]) -> Item {
+        let lanes: Vec<(Lane, u32)> = lanes.iter().map(|l| (l.parse().unwrap(), 1)).collect();
+        crate::tools::evidence::tests::item("p.d.0001", "d", text, &lanes, entities)
     }
 
     fn words(w: &[&str]) -> Vec<String> {
@@ -535,8 +531,8 @@ mod tests {
 
     #[test]
     fn items_about_a_namesake_count_for_nothing_and_the_author_covers_his_own_text() {
-        use crate::authorship::tests::corpus;
-        use crate::linker::Linker;
+        use crate::concepts::Linker;
+        use crate::concepts::tests::corpus;
         let entities = corpus();
         // Every test item is in document "d", written by Charles Darwin.
         let people = Authorship::new(&entities, &Linker::new(&entities), &[("d".into(), "Charles Darwin".into())]);

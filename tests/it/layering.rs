@@ -12,7 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &["error", "lane", "passage", "text", "query_words", "failpoint", "stage"],
     &["pdf", "html", "citation"],
     &["corpus"],
-    &["chunk", "linker", "authorship"],
+    &["chunk", "concepts"],
     &["store", "lexical", "vector", "rerank", "fusion", "routing", "telemetry"],
     &["index", "search"],
     // The published surface (data), then the contract generated from it; the

@@ -15,15 +15,16 @@ use crate::surface::envelope::*;
 use crate::surface::{ErrorCode, ToolError};
 use crate::surface::{Warning, WarningCode};
 use crate::tools::args::Args;
-use crate::tools::assemble::{Draft, ItemBuilder, finish};
+use crate::tools::assemble::{Draft, Facts, Finished, ItemBuilder, finish};
+use crate::tools::evidence::{Item, Side};
 use crate::tools::resolve::{self, Concept, require_one, resolve_term};
 use crate::tools::serving::OpenIndex;
 
-pub(crate) fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let language = args.language("language");
     let mut resolution = resolve_term(index, args.required("term")?, language.as_deref());
     if let Some(context) = args.text("context") {
-        let mentions = index.searcher.mentions(context, None);
+        let mentions = index.concepts().mentions(context, None);
         let count = |id: &str| mentions.iter().filter(|m| m.entity == id).map(|m| m.count).sum::<u32>();
         for e in
             resolution.entities.iter_mut().chain(resolution.collisions.iter_mut().flat_map(|c| c.candidates.iter_mut()))
@@ -40,11 +41,11 @@ pub(crate) fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Envelope,
 /// Linked passages of `entity` shown on its card.
 const CARD_EVIDENCE: usize = 5;
 
-pub(crate) fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn get_concept(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let (entity, mut resolution) = match require_one(index, args.required("entity_id")?, None)? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => {
-            return Ok(unresolved_envelope(index, args, Operation::Resolution, resolution));
+            return Ok(unresolved(index, args, Operation::Resolution, resolution));
         }
     };
     let linked = index.searcher.passages_mentioning(std::slice::from_ref(&entity.id), &Filters::default())?;
@@ -76,7 +77,7 @@ pub(crate) fn get_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, To
             .map(|r| RelationOut {
                 relation: r.relation.clone(),
                 target: r.target.clone(),
-                target_name: index.entity(&r.target).map(|t| t.name.clone()),
+                target_name: index.concepts().entity(&r.target).map(|t| t.name.clone()),
             })
             .collect(),
         linked_passages: u32::try_from(linked.len()).unwrap_or(u32::MAX),
@@ -180,25 +181,25 @@ fn run_out(label: &str, query: &str, outcome: &SearchOutcome) -> LaneRunOut {
 
 /// A concept that did not resolve to one entity: an envelope listing the
 /// candidates, with no evidence (nothing was searched).
-fn unresolved_envelope(index: &OpenIndex, args: &Args, operation: Operation, resolution: Resolution) -> Envelope {
+fn unresolved(index: &OpenIndex, args: &Args, operation: Operation, resolution: Resolution) -> Finished {
     let mut draft = Draft::new(operation, args.understood());
-    draft.undecided = 1;
+    draft.asked.undecided = 1;
     draft.warnings = resolve::warnings(&resolution);
     draft.resolution = resolution;
     finish(index, draft)
 }
 
-pub(crate) fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     // find_concept_evidence has no `entities` parameter, so its filters name no colliding entity.
     let (filters, _) = filters(index, args)?;
     let (entity, resolution) = match require_one(index, args.required("concept")?, filters.language.as_deref())? {
         Concept::One(entity, resolution) => (entity, resolution),
-        Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Search, resolution)),
+        Concept::Undecided(resolution) => return Ok(unresolved(index, args, Operation::Search, resolution)),
     };
     let (outcome, _) = concept_search(index, entity, filters, args.count("top_k")?)?;
     let mut draft = Draft::new(Operation::Search, args.understood());
-    draft.entities = vec![entity.id.clone()];
+    draft.asked.entities = vec![entity.id.clone()];
     draft.retrieval = retrieval(&outcome, crate::fusion::FusionMethod::default(), start);
     draft.warnings = resolve::warnings(&resolution);
     draft.warnings.extend(vector_warning(index, &outcome));
@@ -215,17 +216,18 @@ struct Span {
     years: Option<(i32, i32)>,
 }
 
-pub(crate) fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     let (entity, resolution) = match require_one(index, args.required("concept")?, language.as_deref())? {
         Concept::One(entity, resolution) => (entity, resolution),
-        Concept::Undecided(resolution) => return Ok(unresolved_envelope(index, args, Operation::Trace, resolution)),
+        Concept::Undecided(resolution) => return Ok(unresolved(index, args, Operation::Trace, resolution)),
     };
     let per_period = args.count("per_period")?;
     let base = Filters { language: language.clone(), ..Filters::default() };
     let mut draft = Draft::new(Operation::Trace, args.understood());
+    let (mut periods, mut groups) = (Vec::new(), Vec::new());
     let mut builder = ItemBuilder::new(index);
     let mut totals = RunTotals::default();
     let mut warned_vector = false;
@@ -251,23 +253,26 @@ pub(crate) fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, 
         let lanes = outcome.route.lanes.clone();
         let mut items = builder.hits(outcome.hits, &lanes, false)?;
         // Grouped reading order: work, then document (section), then position.
-        items.sort_by(|a, b| (&a.work, &a.document, a.ordinal).cmp(&(&b.work, &b.document, b.ordinal)));
+        fn place(item: &Item) -> (&Option<String>, &str, u32) {
+            (&item.passage.work, &item.passage.document_id, item.passage.ordinal)
+        }
+        items.sort_by(|a, b| place(a).cmp(&place(b)));
         let mut works: Vec<WorkGroup> = Vec::new();
-        for item in &items {
-            if works.last().is_none_or(|w| w.work != item.work) {
-                works.push(WorkGroup { work: item.work.clone(), sections: Vec::new() });
+        for passage in items.iter().map(|i| &i.passage) {
+            if works.last().is_none_or(|w| w.work != passage.work) {
+                works.push(WorkGroup { work: passage.work.clone(), sections: Vec::new() });
             }
             if let Some(work) = works.last_mut() {
-                if work.sections.last().is_none_or(|s| s.section != item.section) {
-                    work.sections.push(SectionGroup { section: item.section.clone(), passage_ids: Vec::new() });
+                if work.sections.last().is_none_or(|s| s.section != passage.section) {
+                    work.sections.push(SectionGroup { section: passage.section.clone(), passage_ids: Vec::new() });
                 }
                 if let Some(section) = work.sections.last_mut() {
-                    section.passage_ids.push(item.passage_id.clone());
+                    section.passage_ids.push(passage.passage_id.clone());
                 }
             }
         }
         if let Some((first, last)) = years {
-            draft.groups.push(PeriodGroup {
+            groups.push(PeriodGroup {
                 period: id.clone(),
                 label: label.clone(),
                 start_year: *first,
@@ -275,18 +280,19 @@ pub(crate) fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Envelope, 
                 evidence_n: items.len(),
                 works,
             });
-            draft.periods.push(id.clone());
+            periods.push(id.clone());
         }
         draft.evidence.extend(items);
     }
-    draft.entities = vec![entity.id.clone()];
+    draft.facts = Facts::Trace { periods, groups };
+    draft.asked.entities = vec![entity.id.clone()];
     totals.summarise(&mut draft.retrieval, "trace.per_period", index, start);
     draft.warnings.splice(0..0, resolve::warnings(&resolution));
     draft.resolution = resolution;
     Ok(finish(index, draft))
 }
 
-pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
@@ -295,7 +301,7 @@ pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelop
         match require_one(index, args.required(key)?, language.as_deref())? {
             Concept::One(entity, resolution) => sides.push((entity, resolution)),
             Concept::Undecided(resolution) => {
-                return Ok(unresolved_envelope(index, args, Operation::Compare, resolution));
+                return Ok(unresolved(index, args, Operation::Compare, resolution));
             }
         }
     }
@@ -304,30 +310,33 @@ pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelop
     let mut builder = ItemBuilder::new(index);
     let mut totals = RunTotals::default();
     let ids: Vec<String> = sides.iter().map(|(e, _)| e.id.clone()).collect();
-    for ((entity, resolution), label) in sides.iter().zip(["a", "b"]) {
+    let mut coverage = Vec::new();
+    for ((entity, resolution), side) in sides.iter().zip([Side::A, Side::B]) {
+        let label = side.as_str();
         let filters = Filters { language: language.clone(), ..Filters::default() };
         let (outcome, query) = concept_search(index, entity, filters, top_k)?;
         totals.add(&outcome);
-        if label == "a" {
+        if side == Side::A {
             draft.warnings.extend(vector_warning(index, &outcome));
         }
         draft.retrieval.runs.push(run_out(label, &query, &outcome));
         let lanes = outcome.route.lanes.clone();
         let items = builder.hits(outcome.hits, &lanes, false)?;
-        draft.sides.push(SideCoverage {
+        let passages = || items.iter().map(|i| &i.passage);
+        coverage.push(SideCoverage {
             side: label.to_owned(),
             entity_id: entity.id.clone(),
             evidence_n: items.len(),
-            document_n: items.iter().map(|i| &i.document).collect::<std::collections::BTreeSet<_>>().len(),
-            work_n: items.iter().filter_map(|i| i.work.as_ref()).collect::<std::collections::BTreeSet<_>>().len(),
-            passage_ids: items.iter().map(|i| i.passage_id.clone()).collect(),
+            document_n: passages().map(|p| &p.document_id).collect::<std::collections::BTreeSet<_>>().len(),
+            work_n: passages().filter_map(|p| p.work.as_ref()).collect::<std::collections::BTreeSet<_>>().len(),
+            passage_ids: passages().map(|p| p.passage_id.clone()).collect(),
         });
         // A passage both runs found is sent once: the first side's item becomes `both`.
         for mut item in items {
-            match draft.evidence.iter_mut().find(|e| e.passage_id == item.passage_id) {
-                Some(earlier) => earlier.side = Some("both".to_owned()),
+            match draft.evidence.iter_mut().find(|e| e.passage.passage_id == item.passage.passage_id) {
+                Some(earlier) => earlier.side = Some(Side::Both),
                 None => {
-                    item.side = Some(label.to_owned());
+                    item.side = Some(side);
                     draft.evidence.push(item);
                 }
             }
@@ -339,7 +348,7 @@ pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelop
         .evidence
         .iter()
         .filter(|i| ids.iter().all(|id| i.entities.contains(id)))
-        .map(|i| i.passage_id.as_str())
+        .map(|i| i.passage.passage_id.as_str())
         .collect();
     let mut warnings = resolve::warnings(&draft.resolution);
     if !shared.is_empty() {
@@ -371,7 +380,8 @@ pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Envelop
     }
     warnings.append(&mut draft.warnings);
     draft.warnings = warnings;
-    draft.entities = ids;
+    draft.asked.entities = ids;
+    draft.facts = Facts::Compare(coverage);
     totals.summarise(&mut draft.retrieval, "compare.independent", index, start);
     Ok(finish(index, draft))
 }

@@ -2,10 +2,10 @@
 
 use crate::store::PassageRow;
 use crate::surface::Operation;
-use crate::surface::envelope::{ChainLink, ContextWindow, Envelope, Neighbours, ProvenanceChain, TextExtraction};
+use crate::surface::envelope::{ChainLink, ContextWindow, Neighbours, ProvenanceChain, TextExtraction};
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::tools::args::Args;
-use crate::tools::assemble::{Draft, Found, ItemBuilder, finish, pages};
+use crate::tools::assemble::{Draft, Facts, Finished, Found, ItemBuilder, finish, pages};
 use crate::tools::serving::OpenIndex;
 
 fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
@@ -21,7 +21,7 @@ fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
     })
 }
 
-pub(crate) fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn get_passage(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let row = passage(index, args.required("passage_id")?)?;
     let around = index.searcher.passages_in_range(&row.document_id, row.ordinal.saturating_sub(1), row.ordinal + 1)?;
     let neighbours = Neighbours {
@@ -36,7 +36,7 @@ pub(crate) fn get_passage(index: &OpenIndex, args: &Args) -> Result<Envelope, To
     Ok(finish(index, draft))
 }
 
-pub(crate) fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn get_context(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let anchor = passage(index, args.required("passage_id")?)?;
     let before = u32::try_from(args.count("before")?).unwrap_or(u32::MAX);
     let after = u32::try_from(args.count("after")?).unwrap_or(u32::MAX);
@@ -77,11 +77,11 @@ pub(crate) fn get_context(index: &OpenIndex, args: &Args) -> Result<Envelope, To
     let (rows, whys): (Vec<_>, Vec<String>) = found.into_iter().unzip();
     draft.evidence =
         builder.items(rows.into_iter().zip(&whys).map(|(row, why)| (row, Found::Requested(why))).collect())?;
-    draft.context_window = Some(window);
+    draft.facts = Facts::Context(window);
     Ok(finish(index, draft))
 }
 
-pub(crate) fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn trace_source(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let row = passage(index, args.required("passage_id")?)?;
     let mut builder = ItemBuilder::new(index);
     let source = builder.source(&row.document_id)?;
@@ -121,7 +121,7 @@ pub(crate) fn trace_source(index: &OpenIndex, args: &Args) -> Result<Envelope, T
         extraction,
     };
     let mut draft = Draft::new(Operation::Lookup, args.understood());
-    draft.provenance_chain = Some(chain);
+    draft.facts = Facts::Source(Box::new(chain));
     draft.evidence.push(item);
     Ok(finish(index, draft))
 }

@@ -9,14 +9,14 @@ use crate::lane::Lane;
 use crate::routing::RetrievalMode;
 use crate::search::SearchRequest;
 use crate::surface::Operation;
-use crate::surface::envelope::{Envelope, LaneCount, Retrieval};
+use crate::surface::envelope::{LaneCount, Retrieval};
 use crate::surface::{ErrorCode, ToolError};
 use crate::tools::args::Args;
-use crate::tools::assemble::{Draft, ItemBuilder, finish};
+use crate::tools::assemble::{Draft, Finished, ItemBuilder, finish};
 use crate::tools::resolve;
 use crate::tools::serving::OpenIndex;
 
-pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
     let (filters, filter_collisions) = filters(index, args)?;
@@ -42,17 +42,17 @@ pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope
             draft.resolution.collisions.push(collision);
         }
     }
-    draft.entities = draft.resolution.entities.iter().map(|e| e.id.clone()).collect();
+    draft.asked.entities = draft.resolution.entities.iter().map(|e| e.id.clone()).collect();
     for id in &filters.entities {
-        if !draft.entities.contains(id) {
-            draft.entities.push(id.clone());
+        if !draft.asked.entities.contains(id) {
+            draft.asked.entities.push(id.clone());
         }
     }
     draft.retrieval = retrieval(&outcome, request.fusion, start);
     draft.warnings = resolve::warnings(&draft.resolution);
     draft.warnings.extend(vector_warning(index, &outcome));
     draft.warnings.extend(rerank_warning(&outcome));
-    draft.query = Some(outcome.terms);
+    draft.asked.query = Some(outcome.terms);
 
     let mut builder = ItemBuilder::new(index);
     let lanes = outcome.route.lanes.clone();
@@ -66,7 +66,7 @@ pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Envelope
     Ok(finish(index, draft))
 }
 
-pub(crate) fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn lane_search(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
     let lane: Lane = args.choice("lane")?;
@@ -79,9 +79,9 @@ pub(crate) fn lane_search(index: &OpenIndex, args: &Args) -> Result<Envelope, To
     let (hits, terms) = index.searcher.lane_alone(lane, query, &filters, top_k)?;
 
     let mut draft = Draft::new(Operation::Search, args.understood());
-    resolve::from_mentions(index, index.searcher.mentions(query, filters.language.as_deref()), &mut draft.resolution);
+    resolve::from_mentions(index, index.concepts().mentions(query, filters.language.as_deref()), &mut draft.resolution);
     draft.warnings = resolve::warnings(&draft.resolution);
-    draft.query = Some(terms);
+    draft.asked.query = Some(terms);
     draft.retrieval = Retrieval {
         route: Some(format!("lane.{}", lane.as_str())),
         lanes: vec![lane.as_str().to_owned()],

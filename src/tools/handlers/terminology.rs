@@ -2,15 +2,15 @@
 
 use crate::surface::Operation;
 use crate::surface::ToolError;
-use crate::surface::envelope::{Envelope, ResolutionStatus, TermMappingOut};
+use crate::surface::envelope::{ResolutionStatus, TermMappingOut};
 use crate::surface::{Warning, WarningCode};
 use crate::text::normalized_words;
 use crate::tools::args::Args;
-use crate::tools::assemble::{Draft, finish};
+use crate::tools::assemble::{Draft, Facts, Finished, finish};
 use crate::tools::resolve::{self, resolve_term};
 use crate::tools::serving::OpenIndex;
 
-pub(crate) fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Envelope, ToolError> {
+pub(crate) fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
     let term = args.required("term")?.trim();
     let source_language = args.language("source_language");
     let target_language = args.language("target_language");
@@ -80,7 +80,10 @@ pub(crate) fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Envel
         ));
     }
     let reviewed = found.len() - drafts.len();
-    draft.mappings = (u32::try_from(found.len()).unwrap_or(u32::MAX), u32::try_from(reviewed).unwrap_or(u32::MAX));
+    draft.facts = Facts::Terminology {
+        mappings: u32::try_from(found.len()).unwrap_or(u32::MAX),
+        reviewed: u32::try_from(reviewed).unwrap_or(u32::MAX),
+    };
     draft.resolution = resolution;
     draft.resolution.terminology = Some(found);
     Ok(finish(index, draft))

@@ -12,8 +12,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::linker::Linker;
 use crate::corpus::Entity;
-use crate::linker::Linker;
 use crate::text::normalized_words;
 
 /// The entity kind whose shared names make namesakes. Concepts are left out:
