@@ -17,7 +17,7 @@ pub(crate) use analyzers::{ANALYZERS, analyzer_name, analyzer_names, analyzer_sl
 pub(crate) use build::{write_documents, write_lexical};
 pub(crate) use highlight::{KnownTerms, analyse_passage};
 pub(crate) use occurrences::{Occurrences, Returned};
-pub(crate) use query::{analyzed_terms, word_terms};
+pub(crate) use query::{AnalysedQuery, word_terms};
 
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
@@ -26,7 +26,7 @@ use tantivy::schema::{Field, Value};
 use tantivy::{Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument};
 
 use crate::error::{Error, Result};
-use crate::lane::{Filters, Lane, LaneHits, ParsedQuery, SpellingVariant};
+use crate::lane::{Filters, Lane, LaneHits, SpellingVariant};
 use crate::passage::PassageNo;
 use fields::LexicalFields;
 
@@ -117,7 +117,7 @@ impl LexicalIndex {
     /// `allowed` passage ids when given.
     pub(crate) fn search(
         &self,
-        query: &ParsedQuery,
+        query: &AnalysedQuery,
         filters: &Filters,
         allowed: Option<&[PassageNo]>,
         depth: usize,
@@ -148,7 +148,7 @@ impl LexicalIndex {
     /// its document's score.
     pub(crate) fn feedback_search(
         &self,
-        query: &ParsedQuery,
+        query: &AnalysedQuery,
         filters: &Filters,
         allowed: Option<&[PassageNo]>,
         depth: usize,
@@ -175,12 +175,7 @@ impl LexicalIndex {
             .collect();
         let query_terms: Vec<(&'static str, String)> = languages
             .iter()
-            .flat_map(|&name| {
-                let texts = std::iter::once(query.free_text.as_str()).chain(query.phrases.iter().map(String::as_str));
-                texts
-                    .flat_map(move |text| query::analyze(name, text).into_iter().map(move |(_, t)| (name, t)))
-                    .chain(query::variant_terms(query, name).map(move |t| (name, t.to_owned())))
-            })
+            .flat_map(|&name| query.under(name).searched().map(move |t| (name, t.to_owned())))
             .collect();
         let expanded = feedback::expand(&query_terms, &feedback_documents);
         let Some(second) = query::weighted_terms(&documents.fields, &expanded, query::Titles::InText, filters, allowed)
@@ -228,12 +223,9 @@ impl LexicalIndex {
 
     /// Which of the query's terms each returned passage holds and where their
     /// words are in its text (see `occurrences`), in the order given.
-    pub(crate) fn occurrences<'t>(
-        &self,
-        passages: &[Returned<'_>],
-        terms_for: impl Fn(&'static str) -> &'t [String],
-    ) -> Result<Vec<Occurrences>> {
+    pub(crate) fn occurrences(&self, passages: &[Returned<'_>], query: &AnalysedQuery) -> Result<Vec<Occurrences>> {
         let searcher = self.passages.reader.searcher();
+        let terms_for = |name: &'static str| query.under(name).terms();
         Ok(occurrences::occurrences(&searcher, &self.passages.fields, passages, terms_for)?)
     }
 

@@ -7,7 +7,7 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQ
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use super::analyzers::{ANALYZED_LANGUAGES, PLAIN, analyzer, analyzer_name};
+use super::analyzers::{ANALYZED_LANGUAGES, ANALYZERS, PLAIN, analyzer, analyzer_name, analyzer_names, analyzer_slot};
 use super::fields::LexicalFields;
 use crate::lane::{Filters, ParsedQuery};
 use crate::passage::PassageNo;
@@ -29,16 +29,71 @@ pub(super) fn analyze(analyzer_name: &str, text: &str) -> Vec<(usize, String)> {
     out
 }
 
-pub(crate) fn analyzed_terms(query: &ParsedQuery, language: &str) -> Vec<String> {
-    let name = analyzer_name(language);
-    let mut terms: Vec<String> = std::iter::once(query.free_text.as_str())
-        .chain(query.phrases.iter().map(String::as_str))
-        .flat_map(|text| analyze(name, text).into_iter().map(|(_, t)| t))
-        .chain(variant_terms(query, name).map(str::to_owned))
-        .collect();
-    terms.sort();
-    terms.dedup();
-    terms
+/// A query under every analyzer, analysed once per call: the lexical and
+/// feedback lanes and the occurrences of returned passages read it, and none
+/// analyses the query again.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AnalysedQuery {
+    /// Per analyzer, in `analyzer_names` order.
+    under: [Analysed; ANALYZERS],
+}
+
+/// The query under one analyzer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Analysed {
+    /// The free text's (position, term) pairs.
+    free: Vec<(usize, String)>,
+    /// Each quoted phrase's (position, term) pairs, in the query's order.
+    phrases: Vec<Vec<(usize, String)>>,
+    /// The index terms of the free text's spelling variants here.
+    variants: Vec<String>,
+    /// Every term above, sorted and deduplicated.
+    terms: Vec<String>,
+}
+
+impl AnalysedQuery {
+    pub(crate) fn new(query: &ParsedQuery) -> Self {
+        Self {
+            under: analyzer_names().map(|name| {
+                let free = analyze(name, &query.free_text);
+                let phrases: Vec<Vec<(usize, String)>> = query.phrases.iter().map(|p| analyze(name, p)).collect();
+                let variants: Vec<String> =
+                    query.variants.iter().filter(|v| v.analyzer == name).map(|v| v.term.clone()).collect();
+                let mut terms: Vec<String> = free
+                    .iter()
+                    .chain(phrases.iter().flatten())
+                    .map(|(_, t)| t.clone())
+                    .chain(variants.clone())
+                    .collect();
+                terms.sort();
+                terms.dedup();
+                Analysed { free, phrases, variants, terms }
+            }),
+        }
+    }
+
+    /// How many quoted phrases the query has (the same under every analyzer).
+    fn phrase_count(&self) -> usize {
+        self.under[0].phrases.len()
+    }
+
+    /// The query under analyzer `name` (or a language code's analyzer).
+    pub(crate) fn under(&self, name: &str) -> &Analysed {
+        &self.under[analyzer_slot(analyzer_name(name))]
+    }
+}
+
+impl Analysed {
+    /// Every term the query has here, sorted (what a returned passage is checked for).
+    pub(crate) fn terms(&self) -> &[String] {
+        &self.terms
+    }
+
+    /// The free text's and the phrases' terms, then the variants', in query order (repeats kept).
+    pub(super) fn searched(&self) -> impl Iterator<Item = &str> {
+        let analysed = self.free.iter().chain(self.phrases.iter().flatten()).map(|(_, t)| t.as_str());
+        analysed.chain(self.variants.iter().map(String::as_str))
+    }
 }
 
 /// The terms analyzer `name` makes of one word, sorted (empty: it drops the word).
@@ -47,11 +102,6 @@ pub(crate) fn word_terms(name: &str, word: &str) -> Vec<String> {
     terms.sort();
     terms.dedup();
     terms
-}
-
-/// The index terms of the query's spelling variants under analyzer `name`.
-pub(super) fn variant_terms<'q>(query: &'q ParsedQuery, name: &'q str) -> impl Iterator<Item = &'q str> {
-    query.variants.iter().filter(move |v| v.analyzer == name).map(|v| v.term.as_str())
 }
 
 fn term_query(field: Field, text: &str) -> Box<dyn Query> {
@@ -82,7 +132,7 @@ const LANGUAGE_SHARE: f64 = 0.1;
 pub(crate) fn plausible_languages(
     searcher: &Searcher,
     fields: &LexicalFields,
-    query: &ParsedQuery,
+    query: &AnalysedQuery,
     filters: &Filters,
 ) -> Vec<&'static str> {
     if let Some(language) = &filters.language {
@@ -92,12 +142,10 @@ pub(crate) fn plausible_languages(
     let occurrences: Vec<(&'static str, f64)> = all
         .map(|name| {
             let Some(&field) = fields.text.get(name) else { return (name, 0.0) };
-            let total: u64 = std::iter::once(query.free_text.as_str())
-                .chain(query.phrases.iter().map(String::as_str))
-                .flat_map(|text| analyze(name, text))
-                .map(|(_, term)| term)
-                .chain(variant_terms(query, name).map(str::to_owned))
-                .map(|term| searcher.doc_freq(&Term::from_field_text(field, &term)).unwrap_or(0))
+            let total: u64 = query
+                .under(name)
+                .searched()
+                .map(|term| searcher.doc_freq(&Term::from_field_text(field, term)).unwrap_or(0))
                 .sum();
             (name, total as f64)
         })
@@ -111,19 +159,19 @@ pub(crate) fn plausible_languages(
 
 pub(crate) fn build(
     fields: &LexicalFields,
-    query: &ParsedQuery,
+    query: &AnalysedQuery,
     filters: &Filters,
     allowed: Option<&[PassageNo]>,
     languages: &[&'static str],
 ) -> Option<Box<dyn Query>> {
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
 
-    for phrase in &query.phrases {
+    for phrase in 0..query.phrase_count() {
         let per_language: Vec<(Occur, Box<dyn Query>)> = languages
             .iter()
             .filter_map(|name| {
                 let field = *fields.text.get(name)?;
-                sequence_query(field, &analyze(name, phrase)).map(|q| (Occur::Should, q))
+                sequence_query(field, &query.under(name).phrases[phrase]).map(|q| (Occur::Should, q))
             })
             .collect();
         if !per_language.is_empty() {
@@ -134,14 +182,15 @@ pub(crate) fn build(
     let mut free: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for name in languages {
         let (Some(&text), Some(&title)) = (fields.text.get(name), fields.title.get(name)) else { continue };
-        let tokens = analyze(name, &query.free_text);
+        let analysed = query.under(name);
+        let tokens = &analysed.free;
         // A spelling variant is searched as the word it stands for (not in the proximity phrase).
-        for term in tokens.iter().map(|(_, t)| t.as_str()).chain(variant_terms(query, name)) {
+        for term in tokens.iter().map(|(_, t)| t.as_str()).chain(analysed.variants.iter().map(String::as_str)) {
             free.push((Occur::Should, term_query(text, term)));
             free.push((Occur::Should, Box::new(BoostQuery::new(term_query(title, term), TITLE_BOOST))));
         }
         if tokens.len() >= 2
-            && let Some(phrase) = sequence_query(text, &tokens)
+            && let Some(phrase) = sequence_query(text, tokens)
         {
             free.push((Occur::Should, Box::new(BoostQuery::new(phrase, PROXIMITY_BOOST))));
         }
@@ -221,4 +270,36 @@ pub(super) fn weighted_terms(
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
     clauses.extend(filter_clauses(fields, filters, allowed));
     Some(Box::new(BooleanQuery::new(clauses)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lane::{SpellingVariant, parse_query};
+
+    #[test]
+    fn a_query_is_analysed_once_under_every_analyzer_with_its_variants_where_they_were_found() {
+        let mut parsed = parse_query("\"natural selection\" of the varieties");
+        parsed.variants = vec![SpellingVariant {
+            asked: "varieties".into(),
+            found: "varietys".into(),
+            analyzer: "en",
+            term: "varieti".into(),
+            passages: 3,
+        }];
+        let query = AnalysedQuery::new(&parsed);
+        let en = query.under("en");
+        assert_eq!(en.free, [(2, "varieti".to_owned())], "stop words dropped, positions kept");
+        assert_eq!(en.phrases, [vec![(0, "natur".to_owned()), (1, "select".to_owned())]]);
+        assert_eq!(en.variants, ["varieti"]);
+        assert_eq!(en.terms(), ["natur", "select", "varieti"]);
+        assert_eq!(en.searched().collect::<Vec<_>>(), ["varieti", "natur", "select", "varieti"]);
+        // The plain analyzer keeps every word and has no English variant; a language code finds its analyzer.
+        let plain = query.under("plain");
+        assert_eq!(plain.terms(), ["natural", "of", "selection", "the", "varieties"]);
+        assert!(plain.variants.is_empty());
+        assert_eq!(query.under("la"), plain);
+        assert_eq!(query.under("de-AT"), query.under("de"));
+        assert_eq!(query.phrase_count(), 1);
+    }
 }

@@ -4,7 +4,7 @@
 use super::LaneInput;
 use crate::error::Result;
 use crate::lane::{Lane, LaneHits, ParsedQuery};
-use crate::lexical::LexicalIndex;
+use crate::lexical::{AnalysedQuery, LexicalIndex};
 use crate::store::Store;
 
 pub(crate) fn search(store: &Store, lexical: &LexicalIndex, input: &LaneInput<'_>) -> Result<LaneHits> {
@@ -14,8 +14,10 @@ pub(crate) fn search(store: &Store, lexical: &LexicalIndex, input: &LaneInput<'_
     {
         return Ok(LaneHits::from_scored(Lane::Exact, vec![(no, 1.0)]));
     }
-    let phrases = if input.parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { input.parsed.phrases.clone() };
-    let exact = ParsedQuery { phrases, free_text: String::new(), variants: Vec::new() };
+    let parsed = &input.terms.parsed;
+    let phrases = if parsed.phrases.is_empty() { vec![trimmed.to_owned()] } else { parsed.phrases.clone() };
+    // The exact lane's own query: phrases only, without spellings (the call's analysis has free text).
+    let exact = AnalysedQuery::new(&ParsedQuery { phrases, free_text: String::new(), variants: Vec::new() });
     let mut hits = lexical.search(&exact, input.filters, input.allowed, input.depth)?;
     hits.lane = Lane::Exact;
     Ok(hits)

@@ -15,9 +15,9 @@ use crate::corpus::TermMapping;
 use crate::error::{Error, Result};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
-use crate::lane::{Filters, ParsedQuery};
+use crate::lane::Filters;
 use crate::lane::{Lane, LaneHits};
-use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, analyzed_terms, analyzer_name};
+use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned};
 use crate::passage::PassageNo;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
@@ -135,7 +135,8 @@ pub(crate) struct SearchOutcome {
 #[derive(Clone, Copy)]
 pub(crate) struct LaneInput<'a> {
     pub(crate) query: &'a str,
-    pub(crate) parsed: &'a ParsedQuery,
+    /// The query as analysed once for the call.
+    pub(crate) terms: &'a QueryTerms,
     /// Entities the entity lane looks up.
     pub(crate) entities: &'a [String],
     pub(crate) filters: &'a Filters,
@@ -394,16 +395,16 @@ impl Searcher {
     ) -> Result<(LaneHits, QueryTerms)> {
         let terms = QueryTerms::new(query, |_| Vec::new(), |word| self.lexical.passages_with(word));
         let entities = self.concepts.searchable(&self.concepts.mentions(query, None));
-        let input = LaneInput { query, parsed: &terms.parsed, entities: &entities, filters, allowed: None, depth };
+        let input = LaneInput { query, terms: &terms, entities: &entities, filters, allowed: None, depth };
         Ok((self.lane(lane, &input)?, terms))
     }
 
     /// Runs one lane.
     pub(crate) fn lane(&self, lane: Lane, input: &LaneInput<'_>) -> Result<LaneHits> {
-        let LaneInput { query, parsed, entities, filters, allowed, depth } = *input;
+        let LaneInput { query, terms, entities, filters, allowed, depth } = *input;
         match lane {
-            Lane::Lexical => self.lexical.search(parsed, filters, allowed, depth),
-            Lane::Feedback => self.lexical.feedback_search(parsed, filters, allowed, depth),
+            Lane::Lexical => self.lexical.search(&terms.analysed, filters, allowed, depth),
+            Lane::Feedback => self.lexical.feedback_search(&terms.analysed, filters, allowed, depth),
             Lane::Exact => exact::search(&self.store, &self.lexical, input),
             Lane::Entity => entity::search(&self.store, entities, &link_filter(filters), allowed, depth),
             Lane::Vector => {
@@ -414,7 +415,7 @@ impl Searcher {
                     entity_ids: filters.entities.clone(),
                     years: filters.years,
                 };
-                vector_lane(&lane.embedder, lane.store.as_ref(), &lane.numbers, query, parsed, filter, depth)
+                vector_lane(&lane.embedder, lane.store.as_ref(), &lane.numbers, query, &terms.parsed, filter, depth)
                     .map_err(|e| Error::VectorLaneUnavailable(e.0))
             }
         }
@@ -457,7 +458,7 @@ impl Searcher {
         let allowed = self.allowed_passages(&request.filters)?;
         let input = LaneInput {
             query: &request.query,
-            parsed,
+            terms: &terms,
             entities: &resolved_entities,
             filters: &request.filters,
             allowed: allowed.as_deref(),
@@ -539,14 +540,9 @@ impl Searcher {
         // says which each passage holds and where.
         let occurrences = {
             let _analysing = stage::enter("fetch.analyse");
-            let mut asked: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
-            for (_, passage) in &candidates {
-                let name = analyzer_name(&passage.language);
-                asked.entry(name).or_insert_with(|| analyzed_terms(&terms.parsed, name));
-            }
             let returned: Vec<Returned<'_>> =
                 candidates.iter().map(|(_, p)| Returned { no: p.no, text: &p.text, language: &p.language }).collect();
-            self.lexical.occurrences(&returned, |name| asked.get(name).map_or(&[][..], Vec::as_slice))?
+            self.lexical.occurrences(&returned, &terms.analysed)?
         };
         let mut hits = Vec::with_capacity(candidates.len());
         for (i, ((item, passage), Occurrences { known: tokens, highlights })) in

@@ -5,13 +5,15 @@
 //! parses or analyses the query again.
 
 use crate::lane::{KnownTerms, ParsedQuery, SpellingVariant, parse_query};
-use crate::lexical::{ANALYZERS, analyse_passage, analyzer_name, analyzer_names, word_terms};
+use crate::lexical::{ANALYZERS, AnalysedQuery, analyse_passage, analyzer_name, analyzer_names, word_terms};
 use crate::query_words::content_words;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct QueryTerms {
     /// Phrases, free text, and the spelling variants the lexical lanes search.
     pub(crate) parsed: ParsedQuery,
+    /// All of it under every analyzer (the lexical lanes and occurrences read this).
+    pub(crate) analysed: AnalysedQuery,
     /// The content words of the whole query (phrases included), in order.
     pub(crate) words: Vec<QueryWord>,
 }
@@ -43,7 +45,7 @@ impl QueryTerms {
             .into_iter()
             .map(|word| QueryWord::new(word, &parsed.variants, &passages_with))
             .collect();
-        Self { parsed, words }
+        Self { analysed: AnalysedQuery::new(&parsed), parsed, words }
     }
 
     /// The content words' spellings searched with them.
