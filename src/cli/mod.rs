@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::index::{BuildOptions, build};
 use crate::lane::Filters;
 use crate::routing::RetrievalMode;
-use crate::search::{SearchRequest, Searcher};
+use crate::search::{Reader, SearchRequest};
 
 #[derive(Debug, Parser)]
 #[command(name = "evident", version, about = "Structured evidence from a corpus, for research agents")]
@@ -355,7 +355,7 @@ pub fn run(cli: Cli) -> Result<()> {
 
 fn run_serve(args: ServeArgs) -> Result<()> {
     crate::mcp::self_test().map_err(Error::ServeRefused)?;
-    let index = crate::tools::IndexHandle::open(&args.location.index, args.models.models_dir.as_deref())
+    let index = crate::tools::CurrentGeneration::open(&args.location.index, args.models.models_dir.as_deref())
         .map_err(|e| Error::ServeRefused(e.to_string()))?;
     let mut config = crate::mcp::ServeConfig::new(&args.location.index);
     config.response_budget = args.response_budget.max(1);
@@ -619,7 +619,7 @@ fn run_search(args: SearchArgs) -> Result<()> {
     if args.json {
         return print_search_envelope(args);
     }
-    let searcher = Searcher::open(&args.location.index, args.models.models_dir.as_deref())?;
+    let searcher = Reader::open(&args.location.index, args.models.models_dir.as_deref())?;
     let request = SearchRequest {
         query: args.query,
         top_k: usize::from(args.top_k),
@@ -665,7 +665,7 @@ fn print_search_envelope(args: SearchArgs) -> Result<()> {
     }
     let refused = |e: crate::surface::ToolError| Error::InvalidArgument(format!("{}: {}", e.code.as_str(), e.message));
     let prepared = crate::tools::prepare("search_passages", Some(&call)).map_err(refused)?;
-    let index = crate::tools::OpenIndex::open(&args.location.index, args.models.models_dir.as_deref())?;
+    let index = crate::search::Reader::open(&args.location.index, args.models.models_dir.as_deref())?;
     let answered = crate::tools::run(&index, prepared, crate::surface::MAX_RESPONSE_BUDGET).map_err(refused)?;
     let json = serde_json::to_string_pretty(&answered.content).map_err(|e| Error::InvalidArgument(e.to_string()))?;
     println!("{json}");

@@ -14,7 +14,7 @@ use crate::lane::{LaneHit, LaneHits};
 use crate::passage::{PassageNo, document_of};
 use crate::rerank::{Rerank, order_by_scores};
 use crate::routing::RetrievalMode;
-use crate::search::{SearchRequest, Searcher};
+use crate::search::{Reader, SearchRequest};
 use crate::vector::{ModelInfo, default_models_dir};
 
 /// Documents ranked per query (Recall@100 needs 100).
@@ -82,7 +82,7 @@ pub(crate) fn evaluate(options: &EvalOptions) -> Result<Report> {
         options.model.clone(),
         options.quiet,
     )?;
-    let searcher = Searcher::open(&options.index, options.models_dir.as_deref())?;
+    let searcher = Reader::open(&options.index, options.models_dir.as_deref())?;
     let documents = Documents::read(&searcher)?;
     let mut modes = Vec::new();
     for &mode in &options.modes {
@@ -110,7 +110,7 @@ struct Documents {
 }
 
 impl Documents {
-    fn read(searcher: &Searcher) -> Result<Self> {
+    fn read(searcher: &Reader) -> Result<Self> {
         let passages = searcher.passage_ids()?;
         let ids: Vec<String> = passages
             .iter()
@@ -162,7 +162,7 @@ fn longest_third(words: &[usize]) -> Vec<usize> {
 /// score of each document's best passage (its first in the fused passage
 /// list), as a search reranks its fused passages.
 fn rerank_documents(
-    searcher: &Searcher,
+    searcher: &Reader,
     options: &EvalOptions,
     documents: &Documents,
     query: &str,
@@ -195,7 +195,7 @@ fn rerank_documents(
 }
 
 fn run_mode(
-    searcher: &Searcher,
+    searcher: &Reader,
     documents: &Documents,
     collection: &Collection,
     mode: RetrievalMode,

@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 use super::collection::Collection;
 use super::run::build_collection_index;
 use crate::error::{Error, IoContext, Result};
+use crate::search::Reader;
 use crate::surface::{MAX_RESPONSE_BUDGET, Signals, State};
-use crate::tools::{OpenIndex, prepare, run};
+use crate::tools::{prepare, run};
 
 pub(crate) const ANSWERABLE: &str = "answerable";
 pub(crate) const OFF_CORPUS: &str = "off_corpus";
@@ -72,7 +73,7 @@ struct Answer {
 }
 
 /// Asks `query` as an agent would.
-fn ask(index: &OpenIndex, query: &str) -> Result<Answer> {
+fn ask(index: &Reader, query: &str) -> Result<Answer> {
     let arguments = serde_json::json!({ "query": query });
     let failed = |e: crate::surface::ToolError| Error::InvalidArgument(format!("query `{query}`: {e}"));
     let prepared = prepare("search_passages", arguments.as_object()).map_err(failed)?;
@@ -120,7 +121,7 @@ pub(crate) fn evaluate(options: &VerdictOptions) -> Result<VerdictReport> {
     if let Some(collection) = &options.collection {
         build_collection_index(collection, &options.index, options.models_dir.clone(), None, options.quiet)?;
     }
-    let index = OpenIndex::open(&options.index, options.models_dir.as_deref())?;
+    let index = Reader::open(&options.index, options.models_dir.as_deref())?;
     let questions = |dir: &Path| -> Result<Collection> {
         let mut collection = Collection::load(dir)?;
         if let Some(limit) = options.limit {
@@ -152,7 +153,7 @@ impl Asked {
 /// Asks every question: the collection's against its own index (answerable,
 /// with gold), each `against` collection's (off-corpus), and the question set.
 fn ask_all(
-    index: &OpenIndex,
+    index: &Reader,
     own: Option<&Collection>,
     against: &[Collection],
     groups: &[QuestionGroup],

@@ -24,7 +24,7 @@ use crate::surface::echo;
 use crate::surface::registry::ToolSpec;
 use crate::surface::{ErrorCode, ToolError};
 use crate::telemetry::{CallRecord, Telemetry, digest};
-use crate::tools::{self as dispatch, IndexHandle};
+use crate::tools::{self as dispatch, CurrentGeneration};
 
 /// The protocol revisions evident implements (structured tool output needs 2025-06-18 or later).
 pub(crate) const PROTOCOL_VERSIONS: &[ProtocolVersion] =
@@ -35,7 +35,7 @@ coverage, warnings and a structural evidence_state. It never answers; you do, ci
 quick_start prompt, or: resolve_entity → find_concept_evidence (or search_passages) → get_context → trace_source.";
 
 struct Inner {
-    index: IndexHandle,
+    index: CurrentGeneration,
     config: ServeConfig,
     tools: Vec<Tool>,
     telemetry: Option<Telemetry>,
@@ -69,7 +69,7 @@ fn to_tool(spec: &ToolSpec) -> Tool {
 }
 
 impl EvidentServer {
-    pub(crate) fn new(index: IndexHandle, config: ServeConfig) -> Self {
+    pub(crate) fn new(index: CurrentGeneration, config: ServeConfig) -> Self {
         let tools = config.listed().map(to_tool).collect();
         let telemetry = config.telemetry.as_deref().and_then(Telemetry::start);
         let admission = Admission::with_slots(config.search_slots);
@@ -81,7 +81,7 @@ impl EvidentServer {
         let inner = Arc::clone(&self.inner);
         tokio::task::spawn_blocking(move || {
             let index = inner.index.get().ok()?;
-            Some((index.generation.clone(), index.searcher.vector_lane_state()))
+            Some((index.generation.name.clone(), index.vector_lane_state()))
         })
         .await
         .ok()

@@ -37,10 +37,19 @@ pub(crate) use terms::{QueryTerms, QueryWord, passage_terms};
 /// Candidates each lane contributes before fusion.
 pub(crate) const DEFAULT_DEPTH: usize = 100;
 
-/// A generation opened for reading. Holds no mutable state.
-pub(crate) struct Searcher {
+/// The reader of one generation: searches, lookups by id, the entities and
+/// the corpus's small tables. Opened once per generation, immutable, shared
+/// by concurrent calls.
+pub struct Reader {
     pub(crate) generation: Generation,
     pub(crate) manifest: Manifest,
+    /// Read once on open: every tool call may read them.
+    pub(crate) periods: Vec<PeriodRow>,
+    pub(crate) terminology: Vec<TermMapping>,
+    pub(crate) works: Vec<String>,
+    pub(crate) languages: Vec<String>,
+    /// Whether the corpus names witnesses; only then does a passage without one trace incompletely.
+    pub(crate) declares_witnesses: bool,
     store: Store,
     lexical: LexicalIndex,
     /// The entities, read once on open, and what their names mean.
@@ -145,15 +154,6 @@ pub(crate) struct LaneInput<'a> {
     pub(crate) depth: usize,
 }
 
-/// The small tables of a corpus that every tool call reads.
-pub(crate) struct CorpusTables {
-    pub(crate) periods: Vec<PeriodRow>,
-    pub(crate) terminology: Vec<TermMapping>,
-    pub(crate) works: Vec<String>,
-    pub(crate) languages: Vec<String>,
-    pub(crate) declares_witnesses: bool,
-}
-
 /// Puts `items` in `order` (indices into their present order) and returns each
 /// item's former 1-based rank, in the new order.
 fn reorder<T>(items: &mut Vec<T>, order: &[usize]) -> Vec<u32> {
@@ -205,11 +205,11 @@ pub(crate) struct LaneRun {
     pub(crate) lists: Vec<(LaneHits, f64)>,
 }
 
-impl Searcher {
+impl Reader {
     /// Opens the serving generation. An index whose vectors were made by a
     /// different model than the installed one is refused; a missing model only
     /// disables the vector lane.
-    pub(crate) fn open(index_dir: &Path, models_dir: Option<&Path>) -> Result<Self> {
+    pub fn open(index_dir: &Path, models_dir: Option<&Path>) -> Result<Self> {
         let models_dir: PathBuf = models_dir.map_or_else(default_models_dir, Path::to_owned);
         let index = IndexDir::open(index_dir)?;
         let generation = index.require_current()?;
@@ -273,7 +273,20 @@ impl Searcher {
             }
         };
         let reranker = reranking::Lazy::new(models_dir);
-        Ok(Self { generation, manifest, store, lexical, concepts, vector, reranker })
+        Ok(Self {
+            generation,
+            manifest,
+            periods: store.periods()?,
+            terminology: store.terminology()?,
+            works: store.works()?,
+            languages: store.languages()?,
+            declares_witnesses: store.declares_witnesses()?,
+            store,
+            lexical,
+            concepts,
+            vector,
+            reranker,
+        })
     }
 
     /// The corpus's entities and what their names mean.
@@ -332,15 +345,9 @@ impl Searcher {
         self.store.passages_linked_to(entities, &link_filter(filters), usize::MAX)
     }
 
-    /// The corpus's other small tables, read once when a generation is opened.
-    pub(crate) fn corpus_tables(&self) -> Result<CorpusTables> {
-        Ok(CorpusTables {
-            periods: self.store.periods()?,
-            terminology: self.store.terminology()?,
-            works: self.store.works()?,
-            languages: self.store.languages()?,
-            declares_witnesses: self.store.declares_witnesses()?,
-        })
+    /// A configured period by id.
+    pub(crate) fn period(&self, id: &str) -> Option<&PeriodRow> {
+        self.periods.iter().find(|p| p.id == id)
     }
 
     /// How many passages the generation holds.
@@ -369,7 +376,7 @@ impl Searcher {
     }
 
     /// Passages the filters' entity restriction allows (`None`: no restriction).
-    pub(crate) fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<PassageNo>>> {
+    fn allowed_passages(&self, filters: &Filters) -> Result<Option<Vec<PassageNo>>> {
         if filters.entities.is_empty() {
             return Ok(None);
         }
@@ -380,7 +387,7 @@ impl Searcher {
     /// The query analysed once: phrases, the spellings the corpus holds of the
     /// free text's absent words (the lexical lanes search them too), and each
     /// content word's terms and passage count.
-    pub(crate) fn query_terms(&self, query: &str) -> QueryTerms {
+    fn query_terms(&self, query: &str) -> QueryTerms {
         QueryTerms::new(query, |words| self.lexical.spelling_variants(words), |word| self.lexical.passages_with(word))
     }
 
@@ -400,7 +407,7 @@ impl Searcher {
     }
 
     /// Runs one lane.
-    pub(crate) fn lane(&self, lane: Lane, input: &LaneInput<'_>) -> Result<LaneHits> {
+    fn lane(&self, lane: Lane, input: &LaneInput<'_>) -> Result<LaneHits> {
         let LaneInput { query, terms, entities, filters, allowed, depth } = *input;
         match lane {
             Lane::Lexical => self.lexical.search(&terms.analysed, filters, allowed, depth),

@@ -8,12 +8,12 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::evidence::{Item, NotEvidence, Share, Why};
-use super::serving::OpenIndex;
 use super::support::{CorpusTerms, Support, assess, key_terms};
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::lane::{KnownTerms, Lane, LaneHits, SpellingVariant};
 use crate::passage::PassageNo;
 use crate::query_words::content_words;
+use crate::search::Reader;
 use crate::search::{QueryTerms, QueryWord, SearchHit, passage_terms};
 use crate::store::{PassageRow, SourceRow};
 use crate::surface::ToolError;
@@ -179,12 +179,12 @@ pub(crate) enum Found<'a> {
 
 /// Builds evidence items, reading each document's source once.
 pub(crate) struct ItemBuilder<'a> {
-    index: &'a OpenIndex,
+    index: &'a Reader,
     sources: HashMap<String, Option<SourceRow>>,
 }
 
 impl<'a> ItemBuilder<'a> {
-    pub(crate) fn new(index: &'a OpenIndex) -> Self {
+    pub(crate) fn new(index: &'a Reader) -> Self {
         Self { index, sources: HashMap::new() }
     }
 
@@ -195,7 +195,7 @@ impl<'a> ItemBuilder<'a> {
         if missing.is_empty() {
             return Ok(());
         }
-        let mut found = self.index.searcher.sources_of(&missing.iter().copied().collect::<Vec<_>>())?;
+        let mut found = self.index.sources_of(&missing.iter().copied().collect::<Vec<_>>())?;
         for document in missing {
             self.sources.insert(document.to_owned(), found.remove(document));
         }
@@ -206,7 +206,7 @@ impl<'a> ItemBuilder<'a> {
         if let Some(s) = self.sources.get(document) {
             return Ok(s.clone());
         }
-        let s = self.index.searcher.source_of(document)?;
+        let s = self.index.source_of(document)?;
         self.sources.insert(document.to_owned(), s.clone());
         Ok(s)
     }
@@ -216,7 +216,6 @@ impl<'a> ItemBuilder<'a> {
     pub(crate) fn item(&mut self, passage: PassageRow, found: Found<'_>) -> Result<Item, ToolError> {
         let entities = self
             .index
-            .searcher
             .entity_links(std::slice::from_ref(&passage.passage_id))?
             .remove(&passage.passage_id)
             .unwrap_or_default()
@@ -229,7 +228,7 @@ impl<'a> ItemBuilder<'a> {
     /// Items for several passages, their entity links read in one query.
     pub(crate) fn items(&mut self, found: Vec<(PassageRow, Found<'_>)>) -> Result<Vec<Item>, ToolError> {
         let ids: Vec<String> = found.iter().map(|(p, _)| p.passage_id.clone()).collect();
-        let mut links = self.index.searcher.entity_links(&ids)?;
+        let mut links = self.index.entity_links(&ids)?;
         self.read_sources(found.iter().map(|(p, _)| p.document_id.as_str()))?;
         found
             .into_iter()
@@ -314,7 +313,7 @@ impl<'a> ItemBuilder<'a> {
         let fused = fuse(FusionMethod::default(), &[WeightedLane { hits, weight: 1.0 }], top_k);
         let weights = [(hits.lane, 1.0)];
         let numbers: Vec<PassageNo> = fused.iter().map(|hit| hit.key).collect();
-        let mut rows = self.index.searcher.passages(&numbers)?;
+        let mut rows = self.index.passages(&numbers)?;
         let mut found = Vec::with_capacity(fused.len());
         for hit in &fused {
             // The lanes and the store come from one generation, so every number resolves.
@@ -334,7 +333,7 @@ impl<'a> ItemBuilder<'a> {
     /// `before` and `after` passages of the same document around `item`.
     pub(crate) fn context(&self, item: &Item, before: u32, after: u32) -> Result<ItemContext, ToolError> {
         let (document, ordinal) = (&item.passage.document_id, item.passage.ordinal);
-        let rows = self.index.searcher.passages_in_range(document, ordinal.saturating_sub(before), ordinal + after)?;
+        let rows = self.index.passages_in_range(document, ordinal.saturating_sub(before), ordinal + after)?;
         let to_out = |p: &PassageRow| ContextPassage {
             passage_id: p.passage_id.clone(),
             ordinal: p.ordinal,
@@ -431,7 +430,7 @@ impl From<Facts> for Spread {
 }
 
 /// Finishes a draft: coverage, provenance, derived warnings, signals, verdict.
-pub(crate) fn finish(index: &OpenIndex, draft: Draft) -> Finished {
+pub(crate) fn finish(index: &Reader, draft: Draft) -> Finished {
     let _stage = crate::stage::enter("verdict");
     let Draft { operation, arguments, resolution, retrieval, mut evidence, mut warnings, asked, facts } = draft;
     let facts = Spread::from(facts);
@@ -450,7 +449,7 @@ pub(crate) fn finish(index: &OpenIndex, draft: Draft) -> Finished {
         Some(query) => {
             let corpus = CorpusTerms {
                 frequencies: &frequencies,
-                passages: index.searcher.passage_count(),
+                passages: index.passage_count(),
                 author_words: people.author_words(),
             };
             assess(&query.parsed, &terms, key_terms(&terms, &corpus), &matches, items, &asked.entities, people)

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use super::args::Args;
 use super::assemble::Finished;
 use super::handlers;
-use super::serving::OpenIndex;
+use crate::search::Reader;
 use crate::surface::envelope::Envelope;
 use crate::surface::registry::{self, ToolSpec};
 use crate::surface::{DEFAULT_RESPONSE_BUDGET, Detail, MAX_QUERY_PHRASES, MAX_QUERY_WORDS};
@@ -17,7 +17,7 @@ use crate::surface::{EvidenceState, Warning, WarningCode};
 use crate::surface::{Kind, validate};
 
 /// What runs a tool: validated arguments in, a finished call out.
-type Handler = fn(&OpenIndex, &Args) -> Result<Finished, ToolError>;
+type Handler = fn(&Reader, &Args) -> Result<Finished, ToolError>;
 
 /// The handler of each registered tool. The registry (surface) names tools;
 /// this map is the only place that ties a name to code.
@@ -162,11 +162,11 @@ pub struct Answered {
 
 /// Runs a prepared call against `index` and returns the structured content.
 /// `max_budget` bounds every response's bytes (see `budget_for`).
-pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<Answered, ToolError> {
+pub fn run(index: &Reader, mut call: Prepared, max_budget: usize) -> Result<Answered, ToolError> {
     let _stage = crate::stage::enter("tool");
     let budget = budget_for(call.spec, &call.args, max_budget);
     if let Some(cursor) = call.cursor.take() {
-        call.offset = read_cursor(&cursor, &index.generation, call.spec, &call.args)?;
+        call.offset = read_cursor(&cursor, &index.generation.name, call.spec, &call.args)?;
     }
     crate::failpoint::in_tool(call.spec.name);
     let handler = handler_for(call.spec.name).ok_or_else(|| {
@@ -200,7 +200,7 @@ pub fn run(index: &OpenIndex, mut call: Prepared, max_budget: usize) -> Result<A
     };
     let _serialising = crate::stage::enter("serialise");
     fit(&mut envelope, budget, action, |kept| {
-        make_cursor(&index.generation, call.spec, &call.args, call.offset + kept)
+        make_cursor(&index.generation.name, call.spec, &call.args, call.offset + kept)
     })?;
     let content = serde_json::to_value(&envelope).map_err(|e| {
         tracing::error!(%e, "envelope serialisation failed");

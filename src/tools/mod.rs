@@ -2,7 +2,7 @@
 //! handlers, evidence assembly into the envelope (what supports a query:
 //! `support`), resolution of terms to
 //! entities, snippets, and dispatch — which owns the name → handler map —
-//! against the serving index generation (`serving`).
+//! against the generation `CURRENT` names (`serving`).
 
 mod args;
 mod assemble;
@@ -14,7 +14,7 @@ mod serving;
 mod snippet;
 mod support;
 
+pub use crate::search::Reader;
 pub(crate) use dispatch::Answered;
 pub use dispatch::{prepare, run};
-pub(crate) use serving::IndexHandle;
-pub use serving::OpenIndex;
+pub(crate) use serving::CurrentGeneration;

@@ -3,8 +3,8 @@
 //! the envelope's resolution section. `concepts` answers which entities a name
 //! or a text names; this module decides what that means for the call.
 
-use super::serving::OpenIndex;
 use crate::corpus::Entity;
+use crate::search::Reader;
 use crate::surface::MAX_SUGGESTIONS;
 use crate::surface::envelope::{
     AmbiguousTerm, Collision, EntityRef, Resolution, ResolutionStatus, ResolvedBy, Suggestion,
@@ -26,7 +26,7 @@ pub(crate) fn entity_ref(entity: &Entity, how: Option<ResolvedBy>, alias: Option
 }
 
 /// Resolves one term (an entity id, an alias, or text mentioning aliases).
-pub(crate) fn resolve_term(index: &OpenIndex, term: &str, language: Option<&str>) -> Resolution {
+pub(crate) fn resolve_term(index: &Reader, term: &str, language: Option<&str>) -> Resolution {
     let term = term.trim();
     let mut out = Resolution::default();
     if let Some(entity) = index.concepts().entity(term) {
@@ -98,7 +98,7 @@ fn resolved(out: &mut Resolution, term: &str, entity: &Entity, how: ResolvedBy, 
 /// What the entity names a text mentions say (the searcher links the text
 /// once): distinct entities, shared aliases as collisions, entities with
 /// several senses as ambiguous.
-pub(crate) fn from_mentions(index: &OpenIndex, mentions: Vec<Mention>, out: &mut Resolution) {
+pub(crate) fn from_mentions(index: &Reader, mentions: Vec<Mention>, out: &mut Resolution) {
     let mut shared: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
     for m in mentions {
         let Some(entity) = index.concepts().entity(&m.entity) else { continue };
@@ -174,7 +174,7 @@ pub(crate) enum Concept<'a> {
 /// The one entity a concept tool works on: an id, a name or an alias,
 /// resolved exactly as resolve_entity resolves it.
 pub(crate) fn require_one<'a>(
-    index: &'a OpenIndex,
+    index: &'a Reader,
     concept: &str,
     language: Option<&str>,
 ) -> Result<Concept<'a>, ToolError> {

@@ -1,60 +1,19 @@
-//! The serving index as tools see it: the opened generation plus the small
-//! tables every call reads (entities, periods, terminology), and a handle that
-//! follows `CURRENT` so a rebuild is served without a restart.
+//! The generation a server serves: a handle that follows `CURRENT`, so a
+//! rebuild is served without a restart.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use crate::concepts::Concepts;
-use crate::corpus::TermMapping;
 use crate::index::IndexDir;
-use crate::search::{CorpusTables, Searcher};
-use crate::store::PeriodRow;
+use crate::search::Reader;
 use crate::surface::ToolError;
-
-/// One opened generation. Immutable; shared by concurrent calls.
-pub struct OpenIndex {
-    pub(crate) generation: String,
-    pub(crate) searcher: Searcher,
-    pub(crate) periods: Vec<PeriodRow>,
-    pub(crate) terminology: Vec<TermMapping>,
-    pub(crate) works: Vec<String>,
-    pub(crate) languages: Vec<String>,
-    /// Whether the corpus names witnesses; only then does a passage without one trace incompletely.
-    pub(crate) declares_witnesses: bool,
-}
-
-impl OpenIndex {
-    pub fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
-        let searcher = Searcher::open(dir, models_dir)?;
-        let CorpusTables { periods, terminology, works, languages, declares_witnesses } = searcher.corpus_tables()?;
-        Ok(Self {
-            generation: searcher.generation.name.clone(),
-            searcher,
-            periods,
-            terminology,
-            works,
-            languages,
-            declares_witnesses,
-        })
-    }
-
-    /// The corpus's entities and what their names mean.
-    pub(crate) fn concepts(&self) -> &Concepts {
-        self.searcher.concepts()
-    }
-
-    pub(crate) fn period(&self, id: &str) -> Option<&PeriodRow> {
-        self.periods.iter().find(|p| p.id == id)
-    }
-}
 
 /// Follows the index directory's `CURRENT` pointer: a call after a rebuild
 /// opens the new generation; calls in flight keep the one they started with.
 /// `CURRENT` is read only when its file identity (inode, length, modification
 /// time) changed since the last call — a publish replaces it by rename — so
 /// a call costs one `stat`, not a read and a parse.
-pub(crate) struct IndexHandle {
+pub(crate) struct CurrentGeneration {
     dir: PathBuf,
     models_dir: Option<PathBuf>,
     open: RwLock<Option<Served>>,
@@ -62,7 +21,7 @@ pub(crate) struct IndexHandle {
 
 /// The open generation and the identity of the `CURRENT` file that named it.
 struct Served {
-    index: Arc<OpenIndex>,
+    index: Arc<Reader>,
     current: Option<FileIdentity>,
 }
 
@@ -82,11 +41,11 @@ impl FileIdentity {
     }
 }
 
-impl IndexHandle {
+impl CurrentGeneration {
     /// Opens the serving generation now, so a server can refuse to start without one.
     pub(crate) fn open(dir: &Path, models_dir: Option<&Path>) -> crate::Result<Self> {
         let current = FileIdentity::of(&IndexDir::current_path(dir));
-        let index = Arc::new(OpenIndex::open(dir, models_dir)?);
+        let index = Arc::new(Reader::open(dir, models_dir)?);
         Ok(Self {
             dir: dir.to_owned(),
             models_dir: models_dir.map(Path::to_owned),
@@ -95,7 +54,7 @@ impl IndexHandle {
     }
 
     /// The serving generation, reopened when `CURRENT` has moved.
-    pub(crate) fn get(&self) -> Result<Arc<OpenIndex>, ToolError> {
+    pub(crate) fn get(&self) -> Result<Arc<Reader>, ToolError> {
         let identity = FileIdentity::of(&IndexDir::current_path(&self.dir));
         if let Ok(guard) = self.open.read()
             && let Some(served) = guard.as_ref()
@@ -106,13 +65,13 @@ impl IndexHandle {
         }
         let current = IndexDir::open(&self.dir).and_then(|d| d.require_current()).map_err(ToolError::from)?;
         let reuse = self.open.read().ok().and_then(|guard| {
-            guard.as_ref().filter(|s| s.index.generation == current.name).map(|s| Arc::clone(&s.index))
+            guard.as_ref().filter(|s| s.index.generation.name == current.name).map(|s| Arc::clone(&s.index))
         });
         let index = match reuse {
             Some(index) => index,
             None => {
                 tracing::info!(generation = %current.name, "opening new index generation");
-                Arc::new(OpenIndex::open(&self.dir, self.models_dir.as_deref()).map_err(ToolError::from)?)
+                Arc::new(Reader::open(&self.dir, self.models_dir.as_deref()).map_err(ToolError::from)?)
             }
         };
         if let Ok(mut guard) = self.open.write() {

@@ -9,6 +9,7 @@ use super::{filters, fusion_of, known, retrieval, took_ms, vector_warning};
 use crate::corpus::Entity;
 use crate::lane::Filters;
 use crate::lane::{Lane, LaneHits};
+use crate::search::Reader;
 use crate::search::{SearchOutcome, SearchRequest};
 use crate::surface::Operation;
 use crate::surface::envelope::*;
@@ -18,9 +19,8 @@ use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Facts, Finished, ItemBuilder, finish};
 use crate::tools::evidence::{Item, Side};
 use crate::tools::resolve::{self, Concept, require_one, resolve_term};
-use crate::tools::serving::OpenIndex;
 
-pub(crate) fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn resolve_entity(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let language = args.language("language");
     let mut resolution = resolve_term(index, args.required("term")?, language.as_deref());
     if let Some(context) = args.text("context") {
@@ -41,14 +41,14 @@ pub(crate) fn resolve_entity(index: &OpenIndex, args: &Args) -> Result<Finished,
 /// Linked passages of `entity` shown on its card.
 const CARD_EVIDENCE: usize = 5;
 
-pub(crate) fn get_concept(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn get_concept(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let (entity, mut resolution) = match require_one(index, args.required("entity_id")?, None)? {
         Concept::One(entity, resolution) => (entity, resolution),
         Concept::Undecided(resolution) => {
             return Ok(unresolved(index, args, Operation::Resolution, resolution));
         }
     };
-    let linked = index.searcher.passages_mentioning(std::slice::from_ref(&entity.id), &Filters::default())?;
+    let linked = index.passages_mentioning(std::slice::from_ref(&entity.id), &Filters::default())?;
     let mut languages: Vec<String> = entity.aliases.iter().map(|a| a.language.clone()).collect();
     languages.sort();
     languages.dedup();
@@ -100,7 +100,7 @@ pub(crate) fn get_concept(index: &OpenIndex, args: &Args) -> Result<Finished, To
     draft.retrieval.lanes = vec![Lane::Entity.as_str().to_owned()];
     draft.retrieval.route = Some("concept.card".to_owned());
     draft.retrieval.lane_counts = vec![LaneCount { lane: "entity".into(), candidates: linked.len() }];
-    draft.retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
+    draft.retrieval.vector_enabled = index.vector_disabled_reason().is_none();
     Ok(finish(index, draft))
 }
 
@@ -134,12 +134,12 @@ impl RunTotals {
         }
     }
 
-    fn summarise(&self, retrieval: &mut Retrieval, route: &str, index: &OpenIndex, start: Instant) {
+    fn summarise(&self, retrieval: &mut Retrieval, route: &str, index: &Reader, start: Instant) {
         retrieval.route = Some(route.to_owned());
         retrieval.lanes = self.lanes.keys().map(|l| l.as_str().to_owned()).collect();
         retrieval.lane_counts =
             self.lanes.iter().map(|(l, (n, _))| LaneCount { lane: l.as_str().to_owned(), candidates: *n }).collect();
-        retrieval.vector_enabled = index.searcher.vector_disabled_reason().is_none();
+        retrieval.vector_enabled = index.vector_disabled_reason().is_none();
         let weights: Vec<(Lane, f64)> = self.lanes.iter().map(|(l, (_, w))| (*l, *w)).collect();
         retrieval.fusion = Some(fusion_of(crate::fusion::FusionMethod::default(), &weights));
         retrieval.took_ms = took_ms(start);
@@ -148,7 +148,7 @@ impl RunTotals {
 
 /// One independent lane set for one concept.
 fn concept_search(
-    index: &OpenIndex,
+    index: &Reader,
     entity: &Entity,
     mut filters: Filters,
     top_k: usize,
@@ -162,7 +162,7 @@ fn concept_search(
         concepts: Some(vec![entity.id.clone()]),
         ..SearchRequest::default()
     };
-    Ok((index.searcher.search(&request)?, query))
+    Ok((index.search(&request)?, query))
 }
 
 fn run_out(label: &str, query: &str, outcome: &SearchOutcome) -> LaneRunOut {
@@ -181,7 +181,7 @@ fn run_out(label: &str, query: &str, outcome: &SearchOutcome) -> LaneRunOut {
 
 /// A concept that did not resolve to one entity: an envelope listing the
 /// candidates, with no evidence (nothing was searched).
-fn unresolved(index: &OpenIndex, args: &Args, operation: Operation, resolution: Resolution) -> Finished {
+fn unresolved(index: &Reader, args: &Args, operation: Operation, resolution: Resolution) -> Finished {
     let mut draft = Draft::new(operation, args.understood());
     draft.asked.undecided = 1;
     draft.warnings = resolve::warnings(&resolution);
@@ -189,7 +189,7 @@ fn unresolved(index: &OpenIndex, args: &Args, operation: Operation, resolution: 
     finish(index, draft)
 }
 
-pub(crate) fn find_concept_evidence(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn find_concept_evidence(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     // find_concept_evidence has no `entities` parameter, so its filters name no colliding entity.
     let (filters, _) = filters(index, args)?;
@@ -216,7 +216,7 @@ struct Span {
     years: Option<(i32, i32)>,
 }
 
-pub(crate) fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn trace_concept(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
@@ -292,7 +292,7 @@ pub(crate) fn trace_concept(index: &OpenIndex, args: &Args) -> Result<Finished, 
     Ok(finish(index, draft))
 }
 
-pub(crate) fn compare_concepts(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn compare_concepts(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let language = args.language("language");
     known(language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;

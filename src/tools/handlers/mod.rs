@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use super::args::Args;
 use super::resolve::{self, Concept};
-use super::serving::OpenIndex;
 use crate::fusion::{DEFAULT_K, FusionMethod};
 use crate::lane::Filters;
+use crate::search::Reader;
 use crate::search::SearchOutcome;
 use crate::surface::envelope::{Collision, Fusion, LaneCount, LaneWeight, RerankOut, Retrieval};
 use crate::surface::{ErrorCode, ToolError, echo};
@@ -20,7 +20,7 @@ use crate::surface::{Warning, WarningCode};
 
 /// The filters common to the search tools, checked against the corpus, and
 /// the collisions of names in the `entities` filter (for the resolution section).
-pub(crate) fn filters(index: &OpenIndex, args: &Args) -> Result<(Filters, Vec<Collision>), ToolError> {
+pub(crate) fn filters(index: &Reader, args: &Args) -> Result<(Filters, Vec<Collision>), ToolError> {
     let years = match args.text("period").map(str::trim) {
         None => None,
         Some(id) => {
@@ -50,7 +50,7 @@ pub(crate) fn filters(index: &OpenIndex, args: &Args) -> Result<(Filters, Vec<Co
 /// resolve_entity does. A name shared by several entities keeps all of them
 /// (the filter means "mentions at least one") and is reported as a collision.
 fn entity_filter(
-    index: &OpenIndex,
+    index: &Reader,
     entries: &[String],
     language: Option<&str>,
 ) -> Result<(Vec<String>, Vec<Collision>), ToolError> {
@@ -141,12 +141,12 @@ pub(crate) fn rerank_warning(outcome: &SearchOutcome) -> Option<Warning> {
 }
 
 /// VECTOR_LANE_DISABLED when the route wanted the vector lane and it is off.
-pub(crate) fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Option<Warning> {
+pub(crate) fn vector_warning(index: &Reader, outcome: &SearchOutcome) -> Option<Warning> {
     if !outcome.route.vector_dropped {
         return None;
     }
     // The reason may name files: it goes to the log, not to the caller.
-    if index.searcher.vector_disabled_reason().is_none() {
+    if index.vector_disabled_reason().is_none() {
         tracing::warn!(reason = outcome.vector_disabled_reason.as_deref().unwrap_or(""), "vector lane failed");
         return Some(Warning::new(
             WarningCode::VectorLaneDisabled,
@@ -154,7 +154,7 @@ pub(crate) fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Opti
             "rebuild the index with `evident index build`; the server log has the reason",
         ));
     }
-    let reason = index.searcher.vector_disabled_reason().unwrap_or("disabled");
+    let reason = index.vector_disabled_reason().unwrap_or("disabled");
     tracing::info!(reason, "vector lane disabled");
     Some(Warning::new(
         WarningCode::VectorLaneDisabled,
@@ -164,8 +164,8 @@ pub(crate) fn vector_warning(index: &OpenIndex, outcome: &SearchOutcome) -> Opti
 }
 
 /// Fails a forced vector search early, with a message that says what to do.
-pub(crate) fn require_vector(index: &OpenIndex) -> Result<(), ToolError> {
-    match index.searcher.vector_disabled_reason() {
+pub(crate) fn require_vector(index: &Reader) -> Result<(), ToolError> {
+    match index.vector_disabled_reason() {
         None => Ok(()),
         Some(reason) => {
             tracing::info!(reason, "forced vector search refused");

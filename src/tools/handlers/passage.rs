@@ -1,16 +1,16 @@
 //! Lookups by passage id: get_passage, get_context, trace_source.
 
+use crate::search::Reader;
 use crate::store::PassageRow;
 use crate::surface::Operation;
 use crate::surface::envelope::{ChainLink, ContextWindow, Neighbours, ProvenanceChain, TextExtraction};
 use crate::surface::{ErrorCode, ToolError, echo};
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Facts, Finished, Found, ItemBuilder, finish, pages};
-use crate::tools::serving::OpenIndex;
 
-fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
+fn passage(index: &Reader, id: &str) -> Result<PassageRow, ToolError> {
     let id = id.trim();
-    index.searcher.passage(id)?.ok_or_else(|| {
+    index.passage(id)?.ok_or_else(|| {
         ToolError::new(
             ErrorCode::PassageNotFound,
             format!(
@@ -21,9 +21,9 @@ fn passage(index: &OpenIndex, id: &str) -> Result<PassageRow, ToolError> {
     })
 }
 
-pub(crate) fn get_passage(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn get_passage(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let row = passage(index, args.required("passage_id")?)?;
-    let around = index.searcher.passages_in_range(&row.document_id, row.ordinal.saturating_sub(1), row.ordinal + 1)?;
+    let around = index.passages_in_range(&row.document_id, row.ordinal.saturating_sub(1), row.ordinal + 1)?;
     let neighbours = Neighbours {
         previous: around.iter().find(|p| p.ordinal + 1 == row.ordinal).map(|p| p.passage_id.clone()),
         next: around.iter().find(|p| p.ordinal == row.ordinal + 1).map(|p| p.passage_id.clone()),
@@ -36,12 +36,12 @@ pub(crate) fn get_passage(index: &OpenIndex, args: &Args) -> Result<Finished, To
     Ok(finish(index, draft))
 }
 
-pub(crate) fn get_context(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn get_context(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let anchor = passage(index, args.required("passage_id")?)?;
     let before = u32::try_from(args.count("before")?).unwrap_or(u32::MAX);
     let after = u32::try_from(args.count("after")?).unwrap_or(u32::MAX);
     // One passage more on each side tells whether the window reached the document's edge.
-    let rows = index.searcher.passages_in_range(
+    let rows = index.passages_in_range(
         &anchor.document_id,
         anchor.ordinal.saturating_sub(before + 1),
         anchor.ordinal + after + 1,
@@ -81,7 +81,7 @@ pub(crate) fn get_context(index: &OpenIndex, args: &Args) -> Result<Finished, To
     Ok(finish(index, draft))
 }
 
-pub(crate) fn trace_source(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn trace_source(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let row = passage(index, args.required("passage_id")?)?;
     let mut builder = ItemBuilder::new(index);
     let source = builder.source(&row.document_id)?;

@@ -7,6 +7,7 @@ use crate::fusion::FusionMethod;
 use crate::lane::Filters;
 use crate::lane::Lane;
 use crate::routing::RetrievalMode;
+use crate::search::Reader;
 use crate::search::SearchRequest;
 use crate::surface::Operation;
 use crate::surface::envelope::{LaneCount, Retrieval};
@@ -14,9 +15,8 @@ use crate::surface::{ErrorCode, ToolError};
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Finished, ItemBuilder, finish};
 use crate::tools::resolve;
-use crate::tools::serving::OpenIndex;
 
-pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn search_passages(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
     let (filters, filter_collisions) = filters(index, args)?;
@@ -32,7 +32,7 @@ pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Finished
         rerank: args.choice("rerank")?,
         ..SearchRequest::default()
     };
-    let mut outcome = index.searcher.search(&request)?;
+    let mut outcome = index.search(&request)?;
 
     let mut draft = Draft::new(Operation::Search, args.understood());
     // Any language, as the searcher resolves it: the query's language is unknown.
@@ -66,7 +66,7 @@ pub(crate) fn search_passages(index: &OpenIndex, args: &Args) -> Result<Finished
     Ok(finish(index, draft))
 }
 
-pub(crate) fn lane_search(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn lane_search(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let start = Instant::now();
     let query = args.required("query")?;
     let lane: Lane = args.choice("lane")?;
@@ -76,7 +76,7 @@ pub(crate) fn lane_search(index: &OpenIndex, args: &Args) -> Result<Finished, To
     let filters = Filters { language: args.language("language"), ..Filters::default() };
     known(filters.language.as_deref(), &index.languages, ErrorCode::LanguageNotFound, "language")?;
     let top_k = args.count("top_k")?;
-    let (hits, terms) = index.searcher.lane_alone(lane, query, &filters, top_k)?;
+    let (hits, terms) = index.lane_alone(lane, query, &filters, top_k)?;
 
     let mut draft = Draft::new(Operation::Search, args.understood());
     resolve::from_mentions(index, index.concepts().mentions(query, filters.language.as_deref()), &mut draft.resolution);
@@ -85,7 +85,7 @@ pub(crate) fn lane_search(index: &OpenIndex, args: &Args) -> Result<Finished, To
     draft.retrieval = Retrieval {
         route: Some(format!("lane.{}", lane.as_str())),
         lanes: vec![lane.as_str().to_owned()],
-        vector_enabled: index.searcher.vector_disabled_reason().is_none(),
+        vector_enabled: index.vector_disabled_reason().is_none(),
         lane_counts: vec![LaneCount { lane: lane.as_str().to_owned(), candidates: hits.hits.len() }],
         fusion: Some(super::fusion_of(FusionMethod::default(), &[(lane, 1.0)])),
         took_ms: took_ms(start),

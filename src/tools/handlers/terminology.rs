@@ -1,5 +1,6 @@
 //! terminology_lookup: reviewed cross-lingual equivalents of a term.
 
+use crate::search::Reader;
 use crate::surface::Operation;
 use crate::surface::ToolError;
 use crate::surface::envelope::{ResolutionStatus, TermMappingOut};
@@ -8,9 +9,8 @@ use crate::text::normalized_words;
 use crate::tools::args::Args;
 use crate::tools::assemble::{Draft, Facts, Finished, finish};
 use crate::tools::resolve::{self, resolve_term};
-use crate::tools::serving::OpenIndex;
 
-pub(crate) fn terminology_lookup(index: &OpenIndex, args: &Args) -> Result<Finished, ToolError> {
+pub(crate) fn terminology_lookup(index: &Reader, args: &Args) -> Result<Finished, ToolError> {
     let term = args.required("term")?.trim();
     let source_language = args.language("source_language");
     let target_language = args.language("target_language");

@@ -4,17 +4,17 @@
 //! the answer crosses a process boundary.
 
 use evident::surface::{MAX_RESPONSE_BUDGET, ToolError};
-use evident::tools::{OpenIndex, prepare, run};
+use evident::tools::{Reader, prepare, run};
 use serde_json::Value;
 use std::path::Path;
 
 pub struct Local {
-    pub index: OpenIndex,
+    pub index: Reader,
 }
 
 impl Local {
     pub fn open(index: &Path) -> Self {
-        Self { index: OpenIndex::open(index, None).expect("open the test index") }
+        Self { index: Reader::open(index, None).expect("open the test index") }
     }
 
     /// The call's structured content, or its error.
