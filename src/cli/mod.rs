@@ -665,7 +665,7 @@ fn print_search_envelope(args: SearchArgs) -> Result<()> {
     }
     let refused = |e: crate::surface::ToolError| Error::InvalidArgument(format!("{}: {}", e.code.as_str(), e.message));
     let prepared = crate::tools::prepare("search_passages", Some(&call)).map_err(refused)?;
-    let index = crate::search::Reader::open(&args.location.index, args.models.models_dir.as_deref())?;
+    let index = Reader::open(&args.location.index, args.models.models_dir.as_deref())?;
     let answered = crate::tools::run(&index, prepared, crate::surface::MAX_RESPONSE_BUDGET).map_err(refused)?;
     let json = serde_json::to_string_pretty(&answered.content).map_err(|e| Error::InvalidArgument(e.to_string()))?;
     println!("{json}");

@@ -41,11 +41,6 @@ impl Concepts {
         }
     }
 
-    /// Every entity, in the order `CloseName::entity` counts.
-    pub(crate) fn entities(&self) -> &[Entity] {
-        &self.entities
-    }
-
     pub(crate) fn entity(&self, id: &str) -> Option<&Entity> {
         self.by_id.get(id).map(|i| &self.entities[*i])
     }
@@ -65,8 +60,8 @@ impl Concepts {
     }
 
     /// Up to `n` entities whose names are close to `term`, best first (see `Names::close`).
-    pub(crate) fn close_names(&self, term: &str, language: Option<&str>, n: usize) -> Vec<CloseName> {
-        self.names.close(term, language, n, |i| self.entities[i].id.as_str())
+    pub(crate) fn close_names(&self, term: &str, language: Option<&str>, n: usize) -> Vec<CloseName<'_>> {
+        self.names.close(term, language, n, &self.entities)
     }
 
     /// The entity names `text` mentions, in `language` or (none given) in any.
@@ -103,12 +98,12 @@ pub(crate) mod tests {
     #[test]
     fn names_resolve_exactly_and_close_names_rank_containment_first() {
         let concepts = Concepts::new(corpus(), &[]);
-        let first = &concepts.entities()[0];
+        let first = &concepts.entities[0];
         assert_eq!(concepts.entity(&first.id).map(|e| &e.id), Some(&first.id));
         assert!(concepts.entity("concept.nothing").is_none());
         let named = concepts.named(&first.name.to_uppercase(), None);
         assert_eq!(named.iter().map(|(e, _)| e.id.as_str()).collect::<Vec<_>>(), [first.id.as_str()]);
         let close = concepts.close_names(&first.name, None, 3);
-        assert_eq!(close.first().map(|c| (c.entity, c.how)), Some((0, "contains")));
+        assert_eq!(close.first().map(|c| (c.entity.id.as_str(), c.how)), Some((first.id.as_str(), "contains")));
     }
 }

@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
+use crate::corpus::Entity;
 use crate::text::{normalized_words, without_possessive};
 
 /// A name close to an asked term (a suggestion for an unresolved one).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct CloseName {
-    /// Index of the entity in the corpus's entity list.
-    pub(crate) entity: usize,
+pub(crate) struct CloseName<'e> {
+    pub(crate) entity: &'e Entity,
     /// The entity's name, as written, that came closest.
     pub(crate) alias: String,
     /// "contains", "shared_words" or "similar_spelling".
@@ -24,7 +24,7 @@ pub(super) struct Names {
 }
 
 impl Names {
-    pub(super) fn new(entities: &[crate::corpus::Entity]) -> Self {
+    pub(super) fn new(entities: &[Entity]) -> Self {
         let mut by_words: HashMap<Vec<String>, Vec<(usize, String, String)>> = HashMap::new();
         for (i, entity) in entities.iter().enumerate() {
             let names = std::iter::once((entity.name.as_str(), "*"))
@@ -60,15 +60,16 @@ impl Names {
     /// Up to `n` entities whose names are close to `term`, best first: a name
     /// that contains the term or is contained in it, then names sharing a
     /// word, then names spelt alike (normalised Damerau-Levenshtein ≥ 0.7).
-    /// One per entity, with its closest name; ties by `id_of` and alias, so
-    /// the answer does not depend on hash order.
+    /// One per entity of `entities` (the list this table was built from),
+    /// with its closest name; ties by entity id and alias, so the answer does
+    /// not depend on hash order.
     pub(super) fn close<'e>(
         &self,
         term: &str,
         language: Option<&str>,
         n: usize,
-        id_of: impl Fn(usize) -> &'e str,
-    ) -> Vec<CloseName> {
+        entities: &'e [Entity],
+    ) -> Vec<CloseName<'e>> {
         // Possessives compare as their base word: "Mivart" is close to "Mivart's objections".
         let base = |w: &String| without_possessive(w).to_owned();
         let words: Vec<String> = normalized_words(term).iter().map(base).collect();
@@ -105,9 +106,16 @@ impl Names {
         }
         let mut ranked: Vec<(usize, Closeness)> = best.into_iter().collect();
         ranked.sort_by(|(ia, a), (ib, b)| {
-            b.tier.cmp(&a.tier).then(b.similarity.total_cmp(&a.similarity)).then_with(|| id_of(*ia).cmp(id_of(*ib)))
+            b.tier
+                .cmp(&a.tier)
+                .then(b.similarity.total_cmp(&a.similarity))
+                .then_with(|| entities[*ia].id.cmp(&entities[*ib].id))
         });
-        ranked.into_iter().take(n).map(|(entity, c)| CloseName { entity, alias: c.alias, how: c.how }).collect()
+        ranked
+            .into_iter()
+            .take(n)
+            .map(|(i, c)| CloseName { entity: &entities[i], alias: c.alias, how: c.how })
+            .collect()
     }
 }
 

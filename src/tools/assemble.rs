@@ -85,6 +85,35 @@ pub(crate) enum Facts {
     Source(Box<ProvenanceChain>),
 }
 
+impl Facts {
+    /// The periods the operation spans, for gaps.
+    fn periods(&self) -> &[String] {
+        match self {
+            Facts::Trace { periods, .. } => periods,
+            _ => &[],
+        }
+    }
+
+    /// The mappings found and the reviewed ones among them.
+    fn mappings(&self) -> (u32, u32) {
+        match self {
+            Facts::Terminology { mappings, reviewed } => (*mappings, *reviewed),
+            _ => (0, 0),
+        }
+    }
+
+    /// Moves the tool's own sections into coverage and provenance.
+    fn place(self, coverage: &mut Coverage, provenance: &mut ProvenanceSummary) {
+        match self {
+            Facts::Trace { groups, .. } => coverage.groups = groups,
+            Facts::Compare(sides) => coverage.sides = sides,
+            Facts::Context(window) => coverage.context_window = Some(window),
+            Facts::Source(chain) => provenance.chain = Some(*chain),
+            Facts::None | Facts::Terminology { .. } => {}
+        }
+    }
+}
+
 /// A finished call, before the wire: the envelope's sections with the
 /// evidence still typed, and the verdict. `into_envelope` makes the wire form.
 pub(crate) struct Finished {
@@ -405,35 +434,10 @@ fn distinct<'a>(values: impl Iterator<Item = Option<&'a str>>) -> usize {
     values.flatten().collect::<BTreeSet<_>>().len()
 }
 
-/// The per-tool facts, spread out for `finish`.
-#[derive(Default)]
-struct Spread {
-    periods: Vec<String>,
-    groups: Vec<PeriodGroup>,
-    sides: Vec<SideCoverage>,
-    context_window: Option<ContextWindow>,
-    chain: Option<ProvenanceChain>,
-    mappings: (u32, u32),
-}
-
-impl From<Facts> for Spread {
-    fn from(facts: Facts) -> Self {
-        match facts {
-            Facts::None => Spread::default(),
-            Facts::Trace { periods, groups } => Spread { periods, groups, ..Spread::default() },
-            Facts::Compare(sides) => Spread { sides, ..Spread::default() },
-            Facts::Terminology { mappings, reviewed } => Spread { mappings: (mappings, reviewed), ..Spread::default() },
-            Facts::Context(window) => Spread { context_window: Some(window), ..Spread::default() },
-            Facts::Source(chain) => Spread { chain: Some(*chain), ..Spread::default() },
-        }
-    }
-}
-
 /// Finishes a draft: coverage, provenance, derived warnings, signals, verdict.
 pub(crate) fn finish(index: &Reader, draft: Draft) -> Finished {
     let _stage = crate::stage::enter("verdict");
     let Draft { operation, arguments, resolution, retrieval, mut evidence, mut warnings, asked, facts } = draft;
-    let facts = Spread::from(facts);
     let items = &evidence;
     let mut language_mix = BTreeMap::new();
     for item in items {
@@ -477,8 +481,8 @@ pub(crate) fn finish(index: &Reader, draft: Draft) -> Finished {
         .collect();
     let periods_with: BTreeSet<&str> = items.iter().filter_map(|i| i.passage.period.as_deref()).collect();
     let periods_without_evidence: Vec<String> =
-        facts.periods.iter().filter(|p| !periods_with.contains(p.as_str())).cloned().collect();
-    let coverage = Coverage {
+        facts.periods().iter().filter(|p| !periods_with.contains(p.as_str())).cloned().collect();
+    let mut coverage = Coverage {
         evidence_n: items.len(),
         document_n: distinct(items.iter().map(|i| Some(i.passage.document_id.as_str()))),
         work_n: distinct(items.iter().map(|i| i.passage.work.as_deref())),
@@ -489,9 +493,7 @@ pub(crate) fn finish(index: &Reader, draft: Draft) -> Finished {
         max_terms_in_one_item,
         entity_coverage,
         multi_lane_n: items.iter().filter(|i| i.independent_lanes() >= 2).count(),
-        groups: facts.groups,
-        sides: facts.sides,
-        context_window: facts.context_window,
+        ..Coverage::default()
     };
 
     let mut provenance = ProvenanceSummary::default();
@@ -503,7 +505,8 @@ pub(crate) fn finish(index: &Reader, draft: Draft) -> Finished {
         *provenance.sources.entry(item.provenance.source.clone()).or_insert(0) += 1;
     }
     provenance.source_trace_incomplete_n = provenance.trace_status.get(TRACE_INCOMPLETE).copied().unwrap_or(0);
-    provenance.chain = facts.chain;
+    let (periods_n, mappings) = (facts.periods().len(), facts.mappings());
+    facts.place(&mut coverage, &mut provenance);
 
     let variants = asked.query.as_ref().map_or(&[][..], QueryTerms::variants);
     warnings.extend(spelling_warnings(variants, &coverage.term_coverage));
@@ -555,8 +558,8 @@ pub(crate) fn finish(index: &Reader, draft: Draft) -> Finished {
     let counted = Counted {
         resolution: &resolution,
         lanes_run: retrieval.lanes.len(),
-        periods: facts.periods.len(),
-        mappings: facts.mappings,
+        periods: periods_n,
+        mappings,
         undecided: asked.undecided,
     };
     let signals = signals(&counted, items, &coverage, &provenance, &support);

@@ -4,8 +4,6 @@
 //! envelope's `EvidenceItem` (strings, snippets, `why_retrieved`), made once
 //! at the end of a call.
 
-use std::collections::BTreeMap;
-
 use super::snippet;
 use crate::lane::{KnownTerms, Lane};
 use crate::store::PassageRow;
@@ -116,7 +114,22 @@ impl Item {
     /// The item as the envelope carries it; `snippet` cuts its text (and its context's) to a snippet.
     pub(crate) fn into_wire(self, snippet: bool) -> EvidenceItem {
         let why_retrieved = self.why_retrieved();
-        let Item { passage, provenance, ranks, score, fused_rank, explanation, entities, side, .. } = self;
+        let Item {
+            passage,
+            provenance,
+            ranks,
+            score,
+            fused_rank,
+            explanation,
+            entities,
+            side,
+            neighbours,
+            context,
+            highlights,
+            why: _,
+            tokens: _,
+            not_evidence: _,
+        } = self;
         let mut item = EvidenceItem {
             passage_id: passage.passage_id,
             document: passage.document_id,
@@ -129,10 +142,7 @@ impl Item {
             text: passage.text,
             full_text_chars: None,
             why_retrieved,
-            component_ranks: ranks
-                .iter()
-                .map(|(lane, rank)| (lane.as_str().to_owned(), *rank))
-                .collect::<BTreeMap<_, _>>(),
+            component_ranks: ranks.iter().map(|(lane, rank)| (lane.as_str().to_owned(), *rank)).collect(),
             score,
             fused_rank,
             provenance,
@@ -149,11 +159,11 @@ impl Item {
                     })
                     .collect()
             }),
-            neighbours: self.neighbours,
-            context: self.context,
+            neighbours,
+            context,
         };
         if snippet {
-            snippet::cut(&mut item, &self.highlights);
+            snippet::cut(&mut item, &highlights);
         }
         item
     }

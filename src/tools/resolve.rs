@@ -63,18 +63,15 @@ pub(crate) fn resolve_term(index: &Reader, term: &str, language: Option<&str>) -
     });
     if out.status == Some(ResolutionStatus::Unresolved) {
         out.unresolved_terms.push(term.to_owned());
-        let concepts = index.concepts();
-        out.suggestions = concepts
+        out.suggestions = index
+            .concepts()
             .close_names(term, language, MAX_SUGGESTIONS)
             .into_iter()
-            .map(|close| {
-                let entity = &concepts.entities()[close.entity];
-                Suggestion {
-                    entity_id: entity.id.clone(),
-                    name: entity.name.clone(),
-                    alias: close.alias,
-                    how: close.how.to_owned(),
-                }
+            .map(|close| Suggestion {
+                entity_id: close.entity.id.clone(),
+                name: close.entity.name.clone(),
+                alias: close.alias,
+                how: close.how.to_owned(),
             })
             .collect();
     }
