@@ -96,6 +96,7 @@ fn bench(c: &mut Criterion) {
                         models_dir: None,
                         model: None,
                         strict: false,
+                        embedding_sessions: None,
                     })
                     .unwrap()
                 })

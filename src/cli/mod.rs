@@ -263,6 +263,10 @@ pub(crate) struct BuildArgs {
     /// Refuse to build when any file cannot be read (default: skip it, report it, exit 3).
     #[arg(long)]
     pub(crate) strict: bool,
+    /// Embedding sessions run at once, the cores shared among them (default: one per core,
+    /// at most 4); the vectors are the same whatever the number.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=crate::vector::MAX_SESSIONS as i64))]
+    pub(crate) embedding_sessions: Option<u8>,
     #[command(flatten)]
     pub(crate) models: ModelsLocation,
 }
@@ -597,6 +601,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         models_dir: args.models.models_dir,
         model: args.model,
         strict: args.strict,
+        embedding_sessions: args.embedding_sessions.map(usize::from),
     })?;
     println!("{}", render::build_summary(&summary));
     if summary.skipped > 0 {

@@ -59,6 +59,7 @@ pub(super) fn build_collection_index(
         max_document_bytes: None,
         model: model.or_else(|| installed_model_of(index, models_dir.as_deref())),
         strict: false,
+        embedding_sessions: None,
         models_dir,
     })
 }

@@ -31,6 +31,9 @@ pub struct BuildOptions {
     pub model: Option<String>,
     /// Refuse to build when a file cannot be read, instead of skipping it.
     pub strict: bool,
+    /// How many embedding sessions run at once (default: one per core, at most
+    /// `vector::MAX_SESSIONS`); the vectors are the same whatever the number.
+    pub embedding_sessions: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -134,6 +137,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
             staging: &files.path,
             generation: &staging.generation.name,
             scratch: &index.reader_scratch(),
+            sessions: options.embedding_sessions,
         },
         &|done, _| progress.set(done),
     )?;

@@ -34,6 +34,8 @@ pub(crate) struct VectorInputs<'a> {
     pub(crate) generation: &'a str,
     /// Where the previous generation's embedded store is copied to be read.
     pub(crate) scratch: &'a Path,
+    /// How many embedding sessions run at once (default: one per core).
+    pub(crate) sessions: Option<usize>,
 }
 
 /// The text a passage is embedded as.
@@ -57,7 +59,7 @@ pub(crate) fn build_vectors(
     if !settings.enabled {
         return Ok(VectorOutcome::Skipped("disabled in corpus.toml ([vector] enabled = false)".into()));
     }
-    let embedder = match Embedder::load(models_dir, settings.model()) {
+    let embedder = match Embedder::load_pool(models_dir, settings.model(), inputs.sessions) {
         Ok(embedder) => embedder,
         // A model the corpus names must be there; without the default model
         // the index is still built, lexical only, and says why.
@@ -151,15 +153,8 @@ pub(crate) fn build_vectors(
     // Batches pad to their longest text, so embedding texts of similar length
     // together wastes far less work; the order of points does not matter.
     to_embed.sort_by_key(|(p, _)| (p.text.len(), p.id.as_str()));
-    for chunk in to_embed.chunks(batch) {
-        let vectors = match settings.synthetic_seed {
-            Some(seed) => chunk.iter().map(|(p, _)| synthetic_vector(seed, &p.id, info.dimension)).collect(),
-            None => {
-                let texts: Vec<String> =
-                    chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect();
-                embedder.embed_passages(&texts, batch).map_err(lane_error)?
-            }
-        };
+    let chunks: Vec<&[(&Passage, &crate::corpus::Document)]> = to_embed.chunks(batch).collect();
+    let mut add = |chunk: &&[(&Passage, &crate::corpus::Document)], vectors: Vec<Vec<f32>>| {
         for ((p, doc), vector) in chunk.iter().zip(vectors) {
             pending.push(point(p, doc, vector));
         }
@@ -167,8 +162,23 @@ pub(crate) fn build_vectors(
         done += chunk.len() as u64;
         progress(done, total);
         if pending.len() >= UPSERT_CHUNK {
-            store.upsert(&pending).map_err(lane_error)?;
+            store.upsert(&pending)?;
             pending.clear();
+        }
+        Ok(())
+    };
+    match settings.synthetic_seed {
+        Some(seed) => {
+            for chunk in &chunks {
+                let vectors = chunk.iter().map(|(p, _)| synthetic_vector(seed, &p.id, info.dimension)).collect();
+                add(chunk, vectors).map_err(lane_error)?;
+            }
+        }
+        None => {
+            let texts_of = |chunk: &&[(&Passage, &crate::corpus::Document)]| {
+                chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect()
+            };
+            embedder.embed_batches_in_order(&chunks, texts_of, batch, add).map_err(lane_error)?;
         }
     }
     if !pending.is_empty() {

@@ -25,6 +25,7 @@ pub struct Embedder {
     /// Makes one more session (reads the model files again; the runtime is shared).
     make: Box<dyn Fn() -> Result<TextEmbedding, Unavailable> + Send + Sync>,
     sessions: Mutex<Vec<Session>>,
+    /// How many sessions the pool may hold.
     capacity: usize,
     /// Which session a caller waits for when all are busy and the pool is full.
     next: AtomicUsize,
@@ -74,6 +75,36 @@ impl Recent {
     }
 }
 
+/// A batch's place among the batches, and its vectors.
+type Embedded = (usize, Result<Vec<Vec<f32>>, Unavailable>);
+
+/// Takes the workers' batches as they finish and gives them to `done` in turn.
+fn hand_back_in_order<B>(
+    receive: &std::sync::mpsc::Receiver<Embedded>,
+    batches: &[B],
+    done: &mut impl FnMut(&B, Vec<Vec<f32>>) -> Result<(), Unavailable>,
+) -> Result<(), Unavailable> {
+    let mut finished = std::collections::BTreeMap::new();
+    let mut turn = 0;
+    for (index, vectors) in receive {
+        finished.insert(index, vectors);
+        while let Some(vectors) = finished.remove(&turn) {
+            let batch = batches.get(turn).ok_or_else(|| Unavailable("a batch that was never asked for".into()))?;
+            done(batch, vectors?)?;
+            turn += 1;
+        }
+    }
+    if turn < batches.len() {
+        return Err(Unavailable("embedding stopped before every batch was embedded".into()));
+    }
+    Ok(())
+}
+
+/// The cores this process may use.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 fn poisoned() -> Unavailable {
     Unavailable("embedding model is poisoned".into())
 }
@@ -90,8 +121,31 @@ impl Embedder {
         Self::load_described(ModelInfo::read(models_dir, name)?)
     }
 
-    /// Loads the model `info` (already read with `ModelInfo::read`) describes.
+    /// Loads the model `info` (already read with `ModelInfo::read`) describes:
+    /// one session now, more (up to one per core) while callers contend, each
+    /// free to use every core (a server's queries rarely overlap).
     pub(crate) fn load_described(info: ModelInfo) -> Result<Self, Unavailable> {
+        Self::load_sessions(info, cores().clamp(1, MAX_SESSIONS), 1, None)
+    }
+
+    /// A build's pool: `sessions` sessions (default: one per core, at most
+    /// `MAX_SESSIONS`) loaded now, the cores shared among them (a build keeps
+    /// every session busy, so sessions that each used every core would only
+    /// contend for them).
+    pub fn load_pool(models_dir: &Path, name: &str, sessions: Option<usize>) -> Result<Self, Unavailable> {
+        let sessions = sessions.unwrap_or_else(cores).clamp(1, MAX_SESSIONS);
+        let threads = (cores() / sessions).max(1);
+        Self::load_sessions(ModelInfo::read(models_dir, name)?, sessions, sessions, Some(threads))
+    }
+
+    /// A pool that may hold `capacity` sessions, `loaded` of them loaded now,
+    /// each with `threads` intra-op threads (`None`: the runtime's default, every core).
+    fn load_sessions(
+        info: ModelInfo,
+        capacity: usize,
+        loaded: usize,
+        threads: Option<usize>,
+    ) -> Result<Self, Unavailable> {
         let pooling = match (info.kind, info.pooling) {
             (ModelKind::Embedding, PoolingKind::Mean) => Pooling::Mean,
             (ModelKind::Embedding, PoolingKind::Cls) => Pooling::Cls,
@@ -107,20 +161,22 @@ impl Embedder {
             // takes a core the other searches in flight need (16 clients on two
             // cores, p99 164 → 127 ms; with spinning only inside a run, the
             // 16-client p50 was 40 % higher; one client, within the noise).
-            let options = InitOptionsUserDefined::new()
+            let mut options = InitOptionsUserDefined::new()
                 .with_environment(environment.clone())
                 .with_max_length(described.max_length)
                 .with_session_config("session.intra_op.allow_spinning", "0");
+            if let Some(threads) = threads {
+                options = options.with_intra_threads(threads);
+            }
             TextEmbedding::try_new_from_user_defined(model, options)
                 .map_err(|e| Unavailable(format!("embedding model could not be loaded ({e})")))
         };
         // The first session is loaded now, so a model that cannot load disables the lane at once.
-        let first = make()?;
-        let capacity = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, MAX_SESSIONS);
+        let sessions = (0..loaded.max(1)).map(|_| make().map(|m| Arc::new(Mutex::new(m)))).collect::<Result<_, _>>()?;
         Ok(Self {
             info,
             make: Box::new(make),
-            sessions: Mutex::new(vec![Arc::new(Mutex::new(first))]),
+            sessions: Mutex::new(sessions),
             capacity,
             next: AtomicUsize::new(0),
             growing: AtomicBool::new(false),
@@ -194,6 +250,46 @@ impl Embedder {
             return prefixed.iter().map(|t| self.embed_one(t)).collect();
         }
         self.embed(&prefixed, batch_size)
+    }
+
+    /// Embeds the passage texts of every batch in `batches` on all the pool's
+    /// sessions at once (one batch per session at a time) and hands each
+    /// batch's vectors to `done` in the batches' order. A batch is embedded the
+    /// same way whichever session takes it, so the vectors do not depend on how
+    /// many sessions there are. Stops at the first error, embedding's or `done`'s.
+    pub fn embed_batches_in_order<B: Sync>(
+        &self,
+        batches: &[B],
+        texts_of: impl Fn(&B) -> Vec<String> + Sync,
+        batch_size: usize,
+        mut done: impl FnMut(&B, Vec<Vec<f32>>) -> Result<(), Unavailable>,
+    ) -> Result<(), Unavailable> {
+        let workers = self.capacity.min(batches.len()).max(1);
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            // Bounded: a worker that runs ahead waits instead of piling up vectors.
+            let (send, receive) = std::sync::mpsc::sync_channel(workers);
+            for _ in 0..workers {
+                let (send, next, stop, texts_of) = (send.clone(), &next, &stop, &texts_of);
+                scope.spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let turn = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(batch) = batches.get(turn) else { break };
+                        let vectors = self.embed_passages(&texts_of(batch), batch_size);
+                        if send.send((turn, vectors)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(send);
+            let outcome = hand_back_in_order(&receive, batches, &mut done);
+            // Workers see the stop flag, or a closed channel, and finish.
+            stop.store(true, Ordering::Relaxed);
+            drop(receive);
+            outcome
+        })
     }
 
     /// Query texts, each embedded on its own (a batch of one: the vector does

@@ -31,4 +31,4 @@ pub(crate) use settings::VectorManifest;
 pub(crate) use store::PointNumbers;
 pub use store::{SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
 pub(crate) use synthetic::unit_vector as synthetic_vector;
-pub(crate) use unavailable::Unavailable;
+pub use unavailable::Unavailable;

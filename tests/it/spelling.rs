@@ -107,6 +107,7 @@ fn local() -> &'static Local {
                 models_dir: Some(no_models),
                 model: None,
                 strict: false,
+                embedding_sessions: None,
             })
             .expect("build the spelling corpus");
             let local = Local::open(&tmp.path().join("index"));

@@ -4,7 +4,7 @@
 //! Needs the model and runtime that `scripts/setup` (or `scripts/fetch_model.py`) installs.
 
 use crate::common::*;
-use evident::vector::{Embedder, default_models_dir};
+use evident::vector::{Embedder, Unavailable, default_models_dir};
 
 const DOCS: [&str; 4] = [
     "Hello, World!",
@@ -44,6 +44,100 @@ fn concurrent_callers_get_sessions_of_their_own_and_the_same_vectors() {
     let queries = embedder.embed_queries(&[DOCS[2], DOCS[2]]).unwrap();
     assert_eq!(queries[0], queries[1]);
     assert_eq!(queries[0], embedder.embed_one(DOCS[2]).unwrap());
+}
+
+/// Texts of many lengths, in the order a build embeds them (shortest first).
+fn passages_of_many_lengths() -> Vec<String> {
+    let words: Vec<&str> = DOCS.iter().flat_map(|d| d.split(' ')).collect();
+    let mut texts: Vec<String> =
+        (1..=40).map(|n| words.iter().cycle().skip(n).take(n * 3).copied().collect::<Vec<_>>().join(" ")).collect();
+    texts.sort_by_key(String::len);
+    texts
+}
+
+#[test]
+fn a_pool_of_any_size_embeds_each_batch_to_the_same_vectors_in_order() {
+    let batches: Vec<Vec<String>> = passages_of_many_lengths().chunks(8).map(<[String]>::to_vec).collect();
+    let embed_with = |sessions| {
+        let pool = Embedder::load_pool(&default_models_dir(), "all-MiniLM-L6-v2", Some(sessions)).unwrap();
+        assert_eq!(pool.sessions_loaded(), sessions.min(evident::vector::MAX_SESSIONS), "loaded up front");
+        let mut seen: Vec<(Vec<String>, Vec<Vec<f32>>)> = Vec::new();
+        pool.embed_batches_in_order(&batches, Vec::clone, 8, |batch, vectors| {
+            seen.push((batch.clone(), vectors));
+            Ok(())
+        })
+        .unwrap();
+        seen
+    };
+    let one = embed_with(1);
+    let four = embed_with(4);
+    let order: Vec<&Vec<String>> = one.iter().map(|(batch, _)| batch).collect();
+    assert_eq!(order, batches.iter().collect::<Vec<_>>(), "handed back in the batches' order");
+    assert!(one.iter().all(|(batch, vectors)| vectors.len() == batch.len()));
+    for ((batch, alone), (_, pooled)) in one.iter().zip(&four) {
+        // Bit for bit: a rebuild with another pool size must not move a single vector.
+        assert_eq!(alone, pooled, "batch starting {:?}", batch[0]);
+    }
+}
+
+#[test]
+fn a_pool_stops_at_the_first_failure_of_what_takes_its_vectors() {
+    let batches: Vec<Vec<String>> = passages_of_many_lengths().chunks(2).map(<[String]>::to_vec).collect();
+    let pool = Embedder::load_pool(&default_models_dir(), "all-MiniLM-L6-v2", Some(2)).unwrap();
+    let mut taken = 0;
+    let failed = pool.embed_batches_in_order(&batches, Vec::clone, 2, |_, _| {
+        taken += 1;
+        if taken == 3 { Err(Unavailable("the store is full".into())) } else { Ok(()) }
+    });
+    assert_eq!(failed.unwrap_err().to_string(), "the store is full");
+    assert_eq!(taken, 3, "nothing is handed on after a failure");
+}
+
+#[test]
+fn builds_with_one_and_four_embedding_sessions_rank_alike_and_a_bad_count_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus");
+    small_corpus(&corpus);
+    let build_with = |sessions: &str| {
+        let index = tmp.path().join(format!("index-{sessions}"));
+        let out = run(&[
+            "index",
+            "build",
+            path(&corpus),
+            "--index",
+            path(&index),
+            "--quiet",
+            "--embedding-sessions",
+            sessions,
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        index
+    };
+    let (one, four) = (build_with("1"), build_with("4"));
+    for query in ["how do animals compete to survive", "variation under domestication"] {
+        let a = search_json(&one, query, &["--mode", "vector", "-k", "50"]);
+        let b = search_json(&four, query, &["--mode", "vector", "-k", "50"]);
+        assert_eq!(ids(&a["evidence"]), ids(&b["evidence"]), "{query}");
+    }
+    for bad in ["0", "5", "many"] {
+        let out = run(&[
+            "index",
+            "build",
+            path(&corpus),
+            "--index",
+            path(&tmp.path().join("bad")),
+            "--embedding-sessions",
+            bad,
+        ]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(
+            out.stderr.starts_with(&format!(
+                "error: invalid value '{bad}' for '--embedding-sessions <EMBEDDING_SESSIONS>': "
+            )),
+            "{}",
+            out.stderr
+        );
+    }
 }
 
 #[test]
