@@ -59,7 +59,9 @@ pub(crate) fn build_vectors(
     if !settings.enabled {
         return Ok(VectorOutcome::Skipped("disabled in corpus.toml ([vector] enabled = false)".into()));
     }
-    let embedder = match Embedder::load_pool(models_dir, settings.model(), inputs.sessions) {
+    // Synthetic vectors need the model's description only: one session, not a pool that idles.
+    let sessions = if settings.synthetic_seed.is_some() { Some(1) } else { inputs.sessions };
+    let embedder = match Embedder::load_pool(models_dir, settings.model(), sessions) {
         Ok(embedder) => embedder,
         // A model the corpus names must be there; without the default model
         // the index is still built, lexical only, and says why.

@@ -123,7 +123,7 @@ impl Embedder {
 
     /// Loads the model `info` (already read with `ModelInfo::read`) describes:
     /// one session now, more (up to one per core) while callers contend, each
-    /// free to use every core (a server's queries rarely overlap).
+    /// with the runtime's default threads (a server's pool, as before the build's).
     pub(crate) fn load_described(info: ModelInfo) -> Result<Self, Unavailable> {
         Self::load_sessions(info, cores().clamp(1, MAX_SESSIONS), 1, None)
     }
