@@ -7,6 +7,7 @@ use std::path::Path;
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use super::analyzers::{analyzer_name, register};
+use super::common_words::{CommonWords, Sample};
 use super::feedback::encode_counts;
 use super::fields::{LexicalFields, schema};
 use super::query::analyze;
@@ -27,8 +28,13 @@ fn create(dir: &Path) -> Result<(IndexWriter, LexicalFields)> {
     Ok((index.writer_with_num_threads::<TantivyDocument>(1, WRITER_MEMORY_BYTES)?, fields))
 }
 
-fn finish(mut writer: IndexWriter) -> Result<()> {
-    writer.commit()?;
+/// Commits with `payload` (kept through merges) and waits for the merges.
+fn finish(mut writer: IndexWriter, payload: Option<String>) -> Result<()> {
+    let mut commit = writer.prepare_commit()?;
+    if let Some(payload) = payload {
+        commit.set_payload(&payload);
+    }
+    commit.commit()?;
     writer.wait_merging_threads()?;
     Ok(())
 }
@@ -77,7 +83,7 @@ pub(crate) fn write_documents(dir: &Path, corpus: &Corpus, passages: &[Vec<Passa
         tdoc.add_text(terms_field, encode_counts(&counts));
         writer.add_document(tdoc)?;
     }
-    finish(writer)
+    finish(writer, None)
 }
 
 pub(crate) fn write_lexical(
@@ -87,6 +93,7 @@ pub(crate) fn write_lexical(
     progress: &dyn Fn(u64),
 ) -> Result<()> {
     let (writer, fields) = create(dir)?;
+    let common = common_words(corpus, passages);
     for (doc, doc_passages) in corpus.documents.iter().zip(passages) {
         let analyzer = analyzer_name(&doc.language);
         for p in doc_passages {
@@ -96,6 +103,9 @@ pub(crate) fn write_lexical(
             if let Some(field) = fields.text.get(analyzer) {
                 tdoc.add_text(*field, &p.text);
             }
+            if let (Some(pairs), Some(field)) = (common.pair_tokens(analyzer, &p.text), fields.pairs.get(analyzer)) {
+                tdoc.add_pre_tokenized_text(*field, pairs);
+            }
             if let (Some(title), Some(field)) = (&doc.title, fields.title.get(analyzer)) {
                 tdoc.add_text(*field, title);
             }
@@ -103,5 +113,17 @@ pub(crate) fn write_lexical(
         }
         progress(doc_passages.len() as u64);
     }
-    finish(writer)
+    finish(writer, Some(common.payload()))
+}
+
+/// The common words of the corpus's first passages per analyzer (`common_words`).
+fn common_words(corpus: &Corpus, passages: &[Vec<Passage>]) -> CommonWords {
+    let mut sample = Sample::default();
+    for (doc, doc_passages) in corpus.documents.iter().zip(passages) {
+        let analyzer = analyzer_name(&doc.language);
+        for p in doc_passages {
+            sample.add(analyzer, &p.text);
+        }
+    }
+    CommonWords::choose(&sample)
 }

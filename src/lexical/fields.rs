@@ -28,12 +28,19 @@ pub(crate) struct LexicalFields {
     /// feedback documents of a query. Absent from generations built before it.
     pub(crate) analyzer: Option<Field>,
     pub(crate) terms: Option<Field>,
+    /// analyzer name → the passage index's common-word pairs (`common_words`);
+    /// empty in generations built before them.
+    pub(crate) pairs: BTreeMap<&'static str, Field>,
 }
 
 /// The name of the passage-number field (fast-field columns are read by name).
 pub(crate) const NO_FIELD: &str = "no";
 const ANALYZER_FIELD: &str = "analyzer";
 const TERMS_FIELD: &str = "terms";
+
+fn pairs_field(analyzer: &str) -> String {
+    format!("pairs_{analyzer}")
+}
 
 fn analyzers() -> impl Iterator<Item = &'static str> {
     ANALYZED_LANGUAGES.iter().copied().chain(std::iter::once(PLAIN))
@@ -56,6 +63,15 @@ pub(crate) fn schema() -> Schema {
     // Last, so every earlier field keeps the number it has in older generations.
     builder.add_text_field(ANALYZER_FIELD, STORED);
     builder.add_text_field(TERMS_FIELD, STORED);
+    // Pre-tokenized by the writer (the tokenizer named is never run); the
+    // phrase's score uses the text field's norms, so these need none.
+    for name in analyzers() {
+        let indexing = TextFieldIndexing::default()
+            .set_tokenizer(PLAIN)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions)
+            .set_fieldnorms(false);
+        builder.add_text_field(&pairs_field(name), TextOptions::default().set_indexing_options(indexing));
+    }
     builder.build()
 }
 
@@ -78,6 +94,7 @@ impl LexicalFields {
             title,
             analyzer: field(ANALYZER_FIELD),
             terms: field(TERMS_FIELD),
+            pairs: analyzers().filter_map(|name| Some((name, field(&pairs_field(name))?))).collect(),
         })
     }
 }

@@ -5,11 +5,13 @@
 
 mod analyzers;
 mod build;
+mod common_words;
 mod directory;
 mod feedback;
 mod fields;
 mod highlight;
 mod occurrences;
+mod pair_phrase;
 mod query;
 mod variants;
 
@@ -37,6 +39,9 @@ struct Part {
     /// Each segment's passage-number column, by segment ordinal: read once at
     /// open (a generation never changes, and the reader never reloads).
     numbers: Vec<Column<u64>>,
+    /// The words whose pairs the index holds (none in the document index and
+    /// in passage indexes built before pairs: their phrases are positional).
+    common: common_words::CommonWords,
 }
 
 /// Bytes of the passage index's query files held in memory (`directory`): it
@@ -57,6 +62,11 @@ impl Part {
             path: dir.to_owned(),
             reason: format!("{what} has an unexpected schema"),
         })?;
+        let corrupt =
+            |reason: String| Error::IndexCorrupt { path: dir.to_owned(), reason: format!("{what}: {reason}") };
+        let metas = index.load_metas().map_err(|e| corrupt(plain(&e)))?;
+        let common = common_words::CommonWords::from_payload(metas.payload.as_deref())
+            .map_err(|reason| corrupt(format!("{reason}; rebuild it")))?;
         let reader: IndexReader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let numbers = reader
             .searcher()
@@ -68,7 +78,7 @@ impl Part {
                 path: dir.to_owned(),
                 reason: format!("{what} has no passage numbers ({}); rebuild it", plain(&e)),
             })?;
-        Ok(Self { reader, fields, numbers })
+        Ok(Self { reader, fields, numbers, common })
     }
 
     /// The passage numbers a hit holds: one for a passage, all of a document's for a document.
@@ -125,7 +135,7 @@ impl LexicalIndex {
         let part = &self.passages;
         let searcher = part.reader.searcher();
         let languages = query::plausible_languages(&searcher, &part.fields, query, filters);
-        let Some(tantivy_query) = query::build(&part.fields, query, filters, allowed, &languages) else {
+        let Some(tantivy_query) = query::build(&part.fields, &part.common, query, filters, allowed, &languages) else {
             return Ok(LaneHits { lane: Lane::Lexical, hits: Vec::new() });
         };
         let top = searcher.search(&tantivy_query, &TopDocs::with_limit(depth.max(1)))?;
@@ -157,7 +167,8 @@ impl LexicalIndex {
         let Some(documents) = &self.documents else { return Ok(empty()) };
         let searcher = documents.reader.searcher();
         let languages = query::plausible_languages(&searcher, &documents.fields, query, filters);
-        let Some(first) = query::build(&documents.fields, query, filters, allowed, &languages) else {
+        let Some(first) = query::build(&documents.fields, &documents.common, query, filters, allowed, &languages)
+        else {
             return Ok(empty());
         };
         let best = searcher.search(&first, &TopDocs::with_limit(feedback::FEEDBACK_DOCUMENTS))?;

@@ -8,7 +8,9 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
 use super::analyzers::{ANALYZED_LANGUAGES, ANALYZERS, PLAIN, analyzer, analyzer_name, analyzer_names, analyzer_slot};
+use super::common_words::CommonWords;
 use super::fields::LexicalFields;
+use super::pair_phrase::PairPhraseQuery;
 use crate::lane::{Filters, ParsedQuery};
 use crate::passage::PassageNo;
 
@@ -157,8 +159,25 @@ pub(crate) fn plausible_languages(
     occurrences.into_iter().filter(|(_, n)| *n >= best * LANGUAGE_SHARE).map(|(name, _)| name).collect()
 }
 
+/// The phrase (or single term) `tokens` under analyzer `name`: from the pair
+/// field when every word is common (the same matches and scores, far shorter
+/// lists), positionally otherwise; `None` when nothing survives analysis.
+fn phrase_query(
+    fields: &LexicalFields,
+    common: &CommonWords,
+    name: &str,
+    text: Field,
+    tokens: &[(usize, String)],
+) -> Option<Box<dyn Query>> {
+    if let (Some(&pair_field), Some(pairs)) = (fields.pairs.get(name), common.phrase_pairs(name, tokens)) {
+        return Some(Box::new(PairPhraseQuery::new(text, tokens, pair_field, &pairs)));
+    }
+    sequence_query(text, tokens)
+}
+
 pub(crate) fn build(
     fields: &LexicalFields,
+    common: &CommonWords,
     query: &AnalysedQuery,
     filters: &Filters,
     allowed: Option<&[PassageNo]>,
@@ -171,7 +190,8 @@ pub(crate) fn build(
             .iter()
             .filter_map(|name| {
                 let field = *fields.text.get(name)?;
-                sequence_query(field, &query.under(name).phrases[phrase]).map(|q| (Occur::Should, q))
+                let tokens = &query.under(name).phrases[phrase];
+                phrase_query(fields, common, name, field, tokens).map(|q| (Occur::Should, q))
             })
             .collect();
         if !per_language.is_empty() {
@@ -190,7 +210,7 @@ pub(crate) fn build(
             free.push((Occur::Should, Box::new(BoostQuery::new(term_query(title, term), TITLE_BOOST))));
         }
         if tokens.len() >= 2
-            && let Some(phrase) = sequence_query(text, tokens)
+            && let Some(phrase) = phrase_query(fields, common, name, text, tokens)
         {
             free.push((Occur::Should, Box::new(BoostQuery::new(phrase, PROXIMITY_BOOST))));
         }

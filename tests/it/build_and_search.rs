@@ -122,6 +122,35 @@ fn quoted_phrase_must_match_in_order() {
     assert!(search_hits(&index, "\"fittest the of survival\"", &[]).as_array().unwrap().is_empty());
 }
 
+/// Whether `text` holds `first` then `second` (as word beginnings) with only
+/// non-word characters between, as a phrase of their stems matches.
+fn adjacent(text: &str, first: &str, second: &str) -> bool {
+    let words: Vec<String> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    words.windows(2).any(|w| w[0].starts_with(first) && w[1].starts_with(second))
+}
+
+#[test]
+fn a_phrase_of_common_words_is_read_from_their_pairs_and_matches_in_order() {
+    let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
+    // The build chose the corpus's common words and wrote them beside the pairs.
+    let meta = index.join("generations").join(current_generation(&index)).join("lexical/meta.json");
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(meta).unwrap()).unwrap();
+    let payload: serde_json::Value = serde_json::from_str(meta["payload"].as_str().unwrap()).unwrap();
+    let english: Vec<&str> =
+        payload["common_words"]["en"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+    assert!(english.contains(&"natur") && english.contains(&"select"), "{payload}");
+    assert!(payload["common_words"]["de"].as_array().is_some_and(|w| !w.is_empty()), "{payload}");
+
+    let hits = search_hits(&index, "\"natural selection\"", &["--mode", "exact", "-k", "50"]);
+    let texts: Vec<&str> = crate::common::items(&hits).iter().map(|h| h["text"].as_str().unwrap()).collect();
+    assert!(texts.len() >= 3, "{hits}");
+    assert!(texts.iter().all(|t| adjacent(t, "natur", "select")), "{hits}");
+    // The other order is another phrase ("… by natural selection. Natural …" holds it).
+    let reversed = search_hits(&index, "\"selection natural\"", &["--mode", "exact", "-k", "50"]);
+    assert!(reversed.as_array().unwrap().iter().all(|h| adjacent(h["text"].as_str().unwrap(), "select", "natur")));
+}
+
 #[test]
 fn exact_mode_finds_a_passage_by_id_or_phrase() {
     let Built { tmp: _tmp, corpus: _, index } = built_small_corpus();
