@@ -30,7 +30,7 @@ impl PairPhraseQuery {
 
 impl Query for PairPhraseQuery {
     fn weight(&self, enable_scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        let (Some(first), false) = (self.phrase.first(), self.pairs.is_empty()) else {
+        let (Some(first), Some(pair)) = (self.phrase.first(), self.pairs.first()) else {
             return Err(TantivyError::InvalidArgument("a pair phrase needs two words".into()));
         };
         // What `PhraseQuery` computes for the same terms.
@@ -40,7 +40,12 @@ impl Query for PairPhraseQuery {
             }
             EnableScoring::Disabled { .. } => None,
         };
-        Ok(Box::new(PairPhraseWeight { text: first.field(), pairs: self.pairs.clone(), similarity }))
+        Ok(Box::new(PairPhraseWeight {
+            text: first.field(),
+            pair_field: pair.field(),
+            pairs: self.pairs.clone(),
+            similarity,
+        }))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -52,6 +57,7 @@ impl Query for PairPhraseQuery {
 
 struct PairPhraseWeight {
     text: Field,
+    pair_field: Field,
     pairs: Vec<Term>,
     similarity: Option<Bm25Weight>,
 }
@@ -64,7 +70,7 @@ impl Weight for PairPhraseWeight {
             None => None,
         };
         let norms = norms.unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
-        let index = reader.inverted_index(self.text_of_pairs())?;
+        let index = reader.inverted_index(self.pair_field)?;
         // One pair: its term frequency is the match count, and no positions are read.
         let record =
             if self.pairs.len() == 1 { IndexRecordOption::WithFreqs } else { IndexRecordOption::WithFreqsAndPositions };
@@ -84,13 +90,6 @@ impl Weight for PairPhraseWeight {
             return Err(TantivyError::InvalidArgument(format!("document #{doc} does not match")));
         }
         Ok(Explanation::new("phrase of common words, from their pairs", scorer.score()))
-    }
-}
-
-impl PairPhraseWeight {
-    fn text_of_pairs(&self) -> Field {
-        // Non-empty by construction (`weight` refuses an empty list).
-        self.pairs.first().map_or(self.text, Term::field)
     }
 }
 
