@@ -13,6 +13,10 @@ export SOURCE_DATE_EPOCH=1546300800 FORCE_SOURCE_DATE=1
 cp "$here/src/paper.tex" "$work/"
 (cd "$work" && pdflatex -interaction=batchmode paper.tex >/dev/null && pdflatex -interaction=batchmode paper.tex >/dev/null)
 cp "$work/paper.pdf" "$here/paper.pdf"
+# A report without outline or section numbers: sections from unnumbered headings.
+cp "$here/src/unnumbered.tex" "$work/"
+(cd "$work" && pdflatex -interaction=batchmode unnumbered.tex >/dev/null && pdflatex -interaction=batchmode unnumbered.tex >/dev/null)
+cp "$work/unnumbered.pdf" "$here/unnumbered.pdf"
 
 # A scan: the paper's first two pages as pictures, no text layer.
 pdftoppm -r 40 -f 1 -l 2 -png "$here/paper.pdf" "$work/scan"

@@ -1,5 +1,6 @@
 //! Sections of a PDF: from its outline where it has one, else from numbered
-//! headings set in larger type; the bibliography always stands as its own.
+//! headings set in larger type, else from unnumbered ones ("Introduction",
+//! "Results"); the bibliography always stands as its own.
 
 use super::{OutlineEntry, PageStart};
 
@@ -39,6 +40,9 @@ pub(crate) fn find(lines: &[LineStart], pages: &[PageStart], outline: &[OutlineE
     let mut sections = from_outline(lines, pages, outline);
     if sections.is_empty() {
         sections = numbered_headings(lines);
+    }
+    if sections.is_empty() {
+        sections = unnumbered_headings(lines);
     }
     for line in lines {
         if BIBLIOGRAPHY.contains(&heading_words(&line.text).as_str())
@@ -97,6 +101,38 @@ fn numbered_headings(lines: &[LineStart]) -> Vec<Section> {
     if out.len() < 2 { Vec::new() } else { out }
 }
 
+/// "Introduction", "Results": short capitalised lines set larger than the body,
+/// each the first of its run of larger lines (a heading that wraps is one),
+/// after the title block the document opens with (title, authors and date set
+/// large are no sections).
+fn unnumbered_headings(lines: &[LineStart]) -> Vec<Section> {
+    let body = lines.iter().position(|l| !l.larger).unwrap_or(lines.len());
+    let mut out = Vec::new();
+    let mut previous_larger = false;
+    for line in &lines[body..] {
+        if line.larger && !previous_larger && unnumbered_heading(&line.text) {
+            out.push(Section { title: line.text.trim().to_owned(), offset: line.offset, bibliography: false });
+        }
+        previous_larger = line.larger;
+    }
+    // One heading is not a structure (a pull quote, a figure's label).
+    if out.len() < 2 { Vec::new() } else { out }
+}
+
+/// A line that reads as a heading: a capital, one to eight words, a word of
+/// letters, no sentence punctuation at its end, no figure's or table's label.
+fn unnumbered_heading(text: &str) -> bool {
+    let text = text.trim();
+    let mut first_two = text.split_whitespace();
+    let label = matches!(first_two.next(), Some("Figure" | "Fig." | "Table" | "Abbildung" | "Tabelle"))
+        && first_two.next().is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    let words = text.split_whitespace().count();
+    let capitalised = text.chars().next().is_some_and(char::is_uppercase);
+    let lettered = text.split_whitespace().any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3);
+    let sentence = text.ends_with(['.', ',', ';']);
+    capitalised && lettered && (1..=8).contains(&words) && !sentence && !label
+}
+
 /// The number of a top-level heading line: short, a number then a capitalised word, no final stop.
 fn heading_number(text: &str) -> Option<u32> {
     let text = text.trim();
@@ -147,6 +183,50 @@ mod tests {
         let titles: Vec<(&str, bool)> = found.iter().map(|s| (s.title.as_str(), s.bibliography)).collect();
         assert_eq!(titles, vec![("1 Introduction", false), ("2 Methods", false), ("References", true)]);
         assert_eq!(found[0].offset, lines[2].offset);
+    }
+
+    #[test]
+    fn unnumbered_larger_headings_after_the_title_block_are_sections() {
+        let lines = lines(&[
+            ("Lantern Moths of the", true),
+            ("Quartz Valley", true),
+            ("Ada Fenwick", true),
+            ("The abstract in body type.", false),
+            ("Introduction", true),
+            ("Moths gather at dusk.", false),
+            ("Results and a heading that", true),
+            ("wraps onto a second line", true),
+            ("Counts rose in June.", false),
+            ("Counts fell, then rose.", true),
+            ("Figure 3", true),
+            ("References", true),
+            ("[1] A. Author. A paper. 2011.", false),
+        ]);
+        let found = find(&lines, &[], &[]);
+        let titles: Vec<(&str, bool)> = found.iter().map(|s| (s.title.as_str(), s.bibliography)).collect();
+        assert_eq!(titles, vec![("Introduction", false), ("Results and a heading that", false), ("References", true)]);
+        assert_eq!(found[0].offset, lines[4].offset);
+    }
+
+    #[test]
+    fn numbered_headings_win_and_one_unnumbered_heading_is_no_structure() {
+        let numbered = lines(&[("Title", true), ("text", false), ("1 Foo", true), ("Aside", true), ("2 Bar", true)]);
+        let titles: Vec<String> = find(&numbered, &[], &[]).into_iter().map(|s| s.title).collect();
+        assert_eq!(titles, vec!["1 Foo", "2 Bar"]);
+        let single = lines(&[("Title", true), ("text", false), ("Aside", true), ("more text", false)]);
+        assert_eq!(find(&single, &[], &[]), vec![]);
+        // Sentences set large and lines without a word are no headings.
+        for text in [
+            "Counts fell, then rose.",
+            "lower case start",
+            "12 34",
+            "A B C",
+            "One two three four five six seven eight nine",
+            "Figure 3",
+            "Table 2: Counts by month",
+        ] {
+            assert!(!unnumbered_heading(text), "{text}");
+        }
     }
 
     #[test]

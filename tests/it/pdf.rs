@@ -233,6 +233,26 @@ fn sections_come_from_the_outline_and_the_bibliography_is_its_own() {
 }
 
 #[test]
+fn without_outline_or_numbers_the_sections_come_from_unnumbered_headings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = papers(tmp.path(), &["unnumbered.pdf"]);
+    let index = tmp.path().join("index");
+    let built = build_lexical(&corpus, &index, &[], &[]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    let client = mcp::start(&index);
+    for (sentence, section) in [
+        ("The introductory probe sentence", "Introduction"),
+        ("The methods probe sentence", "Methods of Counting"),
+        // The figure's label set large between is no section.
+        ("The results probe sentence", "Results"),
+        ("K. Lindqvist. Beetles under stones", "References"),
+    ] {
+        let item = passage_with(&client, sentence);
+        assert_eq!(item["section"], section, "{item}");
+    }
+}
+
+#[test]
 fn a_zotero_collection_export_builds_as_it_is_and_its_entries_name_the_works() {
     let tmp = tempfile::tempdir().unwrap();
     let corpus = tmp.path().join("Moth papers");
