@@ -52,6 +52,12 @@ pub enum Error {
     #[error("{location}: invalid UTF-8; convert the file to UTF-8 and rebuild")]
     InvalidUtf8 { location: FileLocation },
 
+    #[error("the corpus has more passages than one index can number (4,294,967,295); split it into several corpora")]
+    TooManyPassages,
+
+    #[error("{path}: the file changed while it was being read; run the build again")]
+    SourceChanged { path: String },
+
     #[error("{0}: the corpus contains no documents it can read (Markdown, text, JSONL or PDF)")]
     EmptyCorpus(PathBuf),
 

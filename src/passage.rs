@@ -2,11 +2,12 @@
 
 use crate::text::Mention;
 
-/// A passage's number in its generation: its position among the generation's
-/// passage ids in sorted order. Lanes rank and fusion combines numbers; ids are
-/// read only for the passages a request returns. Because numbers follow id
-/// order, a tie broken by number is broken by id. Numbers are per generation
-/// (adding a document renumbers those after it) and never leave the process.
+/// A passage's number in its generation: its position in corpus order (by
+/// source file, then position in the file, then ordinal), given as the build
+/// streams the corpus, so no build needs every passage id first. Lanes rank
+/// and fusion combines numbers; ids are read only for the passages a request
+/// returns. A tie broken by number is broken by corpus order. Numbers are per
+/// generation (adding a document renumbers those after it) and never leave the process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(transparent)]
 pub struct PassageNo(pub u32);
@@ -15,7 +16,7 @@ pub struct PassageNo(pub u32);
 pub(crate) struct Passage {
     /// `p.<document-id>.<NNNN>`, stable for the same input.
     pub(crate) id: String,
-    /// Set by `number_passages` once every passage of the generation is known.
+    /// Given by `Numbering` as the build streams the corpus.
     pub(crate) no: PassageNo,
     pub(crate) document_id: String,
     pub(crate) ordinal: u32,
@@ -33,6 +34,28 @@ pub(crate) struct Passage {
     pub(crate) pages: Option<PageSpan>,
 }
 
+#[cfg(test)]
+impl Passage {
+    /// A passage with only an id, a number and a text, for tests of what consumes passages.
+    pub(crate) fn plain(id: &str, no: u32, text: &str) -> Self {
+        Self {
+            id: id.into(),
+            no: PassageNo(no),
+            document_id: document_of(id).unwrap_or_default().to_owned(),
+            ordinal: 0,
+            text: text.into(),
+            byte_start: 0,
+            byte_end: text.len() as u64,
+            line_start: 1,
+            line_end: 1,
+            language: "en".into(),
+            words: 0,
+            mentions: Vec::new(),
+            pages: None,
+        }
+    }
+}
+
 /// Physical pages (1-based) and, where the PDF defines them, printed labels.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub(crate) struct PageSpan {
@@ -42,17 +65,26 @@ pub(crate) struct PageSpan {
     pub(crate) label_end: Option<String>,
 }
 
-/// Numbers every passage of a generation in sorted id order (see `PassageNo`).
-pub(crate) fn number_passages(passages: &mut [Vec<Passage>]) {
-    let mut order: Vec<(&str, usize, usize)> = passages
-        .iter()
-        .enumerate()
-        .flat_map(|(d, ps)| ps.iter().enumerate().map(move |(i, p)| (p.id.as_str(), d, i)))
-        .collect();
-    order.sort_unstable();
-    let places: Vec<(usize, usize)> = order.into_iter().map(|(_, d, i)| (d, i)).collect();
-    for (no, (d, i)) in places.into_iter().enumerate() {
-        passages[d][i].no = PassageNo(no as u32);
+/// Numbers passages in the order they come (see `PassageNo`).
+#[derive(Debug, Default)]
+pub(crate) struct Numbering {
+    next: u32,
+}
+
+impl Numbering {
+    /// Numbers `passages` after every passage numbered before; `None` when
+    /// the numbers run out.
+    pub(crate) fn number<'a>(&mut self, passages: impl IntoIterator<Item = &'a mut Passage>) -> Option<()> {
+        for p in passages {
+            p.no = PassageNo(self.next);
+            self.next = self.next.checked_add(1)?;
+        }
+        Some(())
+    }
+
+    /// How many passages are numbered.
+    pub(crate) fn count(&self) -> usize {
+        self.next as usize
     }
 }
 
@@ -79,26 +111,19 @@ mod tests {
     }
 
     #[test]
-    fn numbers_follow_sorted_id_order_across_documents() {
-        let passage = |id: &str| super::Passage {
-            id: id.into(),
-            no: super::PassageNo(u32::MAX),
-            document_id: String::new(),
-            ordinal: 0,
-            text: String::new(),
-            byte_start: 0,
-            byte_end: 0,
-            line_start: 1,
-            line_end: 1,
-            language: "en".into(),
-            words: 0,
-            mentions: Vec::new(),
-            pages: None,
-        };
-        let mut passages = vec![vec![passage("p.b.0000"), passage("p.b.0001")], vec![passage("p.a.0000")]];
-        super::number_passages(&mut passages);
-        let numbers: Vec<(&str, u32)> = passages.iter().flatten().map(|p| (p.id.as_str(), p.no.0)).collect();
-        assert_eq!(numbers, vec![("p.b.0000", 1), ("p.b.0001", 2), ("p.a.0000", 0)]);
+    fn numbers_follow_the_order_passages_come_in_across_batches() {
+        let passage = |id: &str| super::Passage::plain(id, u32::MAX, "");
+        let mut numbering = super::Numbering::default();
+        let mut first = [vec![passage("p.b.0000"), passage("p.b.0001")], vec![passage("p.a.0000")]];
+        let mut second = [vec![passage("p.0.0000")]];
+        numbering.number(first.iter_mut().flatten()).unwrap();
+        numbering.number(second.iter_mut().flatten()).unwrap();
+        let numbers: Vec<(&str, u32)> =
+            first.iter().chain(&second).flatten().map(|p| (p.id.as_str(), p.no.0)).collect();
+        assert_eq!(numbers, vec![("p.b.0000", 0), ("p.b.0001", 1), ("p.a.0000", 2), ("p.0.0000", 3)]);
+        assert_eq!(numbering.count(), 4);
+        let mut full = super::Numbering { next: u32::MAX };
+        assert_eq!(full.number(second.iter_mut().flatten()), None, "the last number is not given twice");
     }
 
     #[test]

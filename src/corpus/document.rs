@@ -84,3 +84,32 @@ pub(crate) fn validate_id(id: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+impl Document {
+    /// A document with only an id and a text, for tests of what consumes documents.
+    pub(crate) fn plain(id: &str, text: &str) -> Self {
+        Self {
+            id: id.to_owned(),
+            title: None,
+            work: None,
+            section: None,
+            section_order: None,
+            date: None,
+            year: None,
+            language: "en".to_owned(),
+            author: None,
+            witness: None,
+            extra: BTreeMap::new(),
+            source: "t.md".to_owned(),
+            location: FileLocation::file("t.md"),
+            text: text.to_owned(),
+            text_offset: 0,
+            text_line: 1,
+            span_basis: SpanBasis::File,
+            pages: Vec::new(),
+            extraction: None,
+            source_map: None,
+        }
+    }
+}

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+use super::SourceFile;
 use super::config::CorpusConfig;
 use super::document::{Document, SpanBasis, validate_id};
 use crate::error::{Error, FileLocation, IoContext, Result};
@@ -43,44 +44,73 @@ struct Record {
 /// without being held in memory.
 const RECORD_OVERHEAD_BYTES: u64 = 1 << 20;
 
-/// What reading a JSONL file gives: its documents, its sha256 and its length.
-pub(crate) struct JsonlFile {
-    pub(crate) documents: Vec<Document>,
-    pub(crate) sha256: String,
+/// A JSONL file read one record at a time, so memory follows the largest
+/// accepted record, not the file, and an oversized record is refused before
+/// it is read whole. The file is hashed whole when it is opened (its source
+/// record comes before its documents) and again as it is read: a file that
+/// changed in between is refused.
+pub(crate) struct Reader {
+    reader: BufReader<std::fs::File>,
+    relative: String,
+    hasher: Sha256,
+    expected: String,
+    max_line: u64,
+    line_no: usize,
+    line: Vec<u8>,
+    /// Bytes read so far.
     pub(crate) bytes: u64,
 }
 
-/// Reads a JSONL file one record at a time, so memory follows the largest
-/// accepted record, not the file, and an oversized record is refused before
-/// it is read whole.
-pub(crate) fn read_documents(path: &Path, relative: &str, config: &CorpusConfig) -> Result<JsonlFile> {
-    let limit = config.limits.max_document_bytes;
-    let max_line = limit.saturating_mul(2).saturating_add(RECORD_OVERHEAD_BYTES);
-    let file = std::fs::File::open(path).at(relative)?;
-    let mut reader = BufReader::new(file);
-    let mut hasher = Sha256::new();
-    let mut bytes = 0u64;
-    let mut documents = Vec::new();
-    let mut line = Vec::new();
-    for line_no in 1.. {
-        line.clear();
-        let n = (&mut reader).take(max_line + 1).read_until(b'\n', &mut line).at(relative)? as u64;
-        if n == 0 {
-            break;
-        }
-        bytes += n;
-        if n > max_line && line.last() != Some(&b'\n') {
-            let size = n + skip_line(&mut reader).at(relative)?;
-            return Err(Error::DocumentTooLarge { location: FileLocation::line(relative, line_no), size, limit });
-        }
-        hasher.update(&line);
-        let text = std::str::from_utf8(&line)
-            .map_err(|_| Error::InvalidUtf8 { location: FileLocation::line(relative, line_no) })?;
-        if let Some(document) = parse_record(text, relative, line_no, config)? {
-            documents.push(document);
+impl Reader {
+    /// Opens `path`, hashing it first; gives the reader and the file's source record.
+    pub(crate) fn open(path: &Path, relative: &str, config: &CorpusConfig) -> Result<(Self, SourceFile)> {
+        let (sha256, bytes) = super::sha256_of_file(path, relative)?;
+        let limit = config.limits.max_document_bytes;
+        let reader = Self {
+            reader: BufReader::new(std::fs::File::open(path).at(relative)?),
+            relative: relative.to_owned(),
+            hasher: Sha256::new(),
+            expected: sha256.clone(),
+            max_line: limit.saturating_mul(2).saturating_add(RECORD_OVERHEAD_BYTES),
+            line_no: 0,
+            line: Vec::new(),
+            bytes: 0,
+        };
+        Ok((reader, SourceFile { path: relative.to_owned(), sha256, bytes }))
+    }
+
+    /// The next document; `None` at the end of the file (whose hash is then checked).
+    pub(crate) fn next_document(&mut self, config: &CorpusConfig) -> Result<Option<Document>> {
+        loop {
+            self.line.clear();
+            self.line_no += 1;
+            let relative = self.relative.as_str();
+            let n = (&mut self.reader).take(self.max_line + 1).read_until(b'\n', &mut self.line).at(relative)? as u64;
+            if n == 0 {
+                let sha256 = format!("{:x}", std::mem::take(&mut self.hasher).finalize());
+                if sha256 != self.expected {
+                    return Err(Error::SourceChanged { path: relative.to_owned() });
+                }
+                return Ok(None);
+            }
+            self.bytes += n;
+            if n > self.max_line && self.line.last() != Some(&b'\n') {
+                let size = n + skip_line(&mut self.reader).at(relative)?;
+                let limit = config.limits.max_document_bytes;
+                return Err(Error::DocumentTooLarge {
+                    location: FileLocation::line(relative, self.line_no),
+                    size,
+                    limit,
+                });
+            }
+            self.hasher.update(&self.line);
+            let text = std::str::from_utf8(&self.line)
+                .map_err(|_| Error::InvalidUtf8 { location: FileLocation::line(relative, self.line_no) })?;
+            if let Some(document) = parse_record(text, relative, self.line_no, config)? {
+                return Ok(Some(document));
+            }
         }
     }
-    Ok(JsonlFile { documents, sha256: format!("{:x}", hasher.finalize()), bytes })
 }
 
 /// Consumes the rest of the current line; returns how many bytes it had.
@@ -156,11 +186,20 @@ fn parse_record(line: &str, relative: &str, line_no: usize, config: &CorpusConfi
 mod tests {
     use super::*;
 
+    fn read_all(path: &Path, relative: &str, config: &CorpusConfig) -> Result<(Vec<Document>, SourceFile)> {
+        let (mut reader, source) = Reader::open(path, relative, config)?;
+        let mut documents = Vec::new();
+        while let Some(document) = reader.next_document(config)? {
+            documents.push(document);
+        }
+        Ok((documents, source))
+    }
+
     fn parse_documents(text: &str, relative: &str, config: &CorpusConfig) -> Result<Vec<Document>> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(relative);
         std::fs::write(&path, text).unwrap();
-        Ok(read_documents(&path, relative, config)?.documents)
+        Ok(read_all(&path, relative, config)?.0)
     }
 
     #[test]
@@ -185,10 +224,24 @@ mod tests {
         let text = "{\"_id\": \"a\", \"text\": \"x\"}\r\n\n";
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("c.jsonl"), text).unwrap();
-        let file = read_documents(&dir.path().join("c.jsonl"), "c.jsonl", &CorpusConfig::for_beir("b")).unwrap();
-        assert_eq!(file.sha256, crate::corpus::sha256_hex(text.as_bytes()));
-        assert_eq!(file.bytes, text.len() as u64);
-        assert_eq!(file.documents.len(), 1);
+        let (documents, source) =
+            read_all(&dir.path().join("c.jsonl"), "c.jsonl", &CorpusConfig::for_beir("b")).unwrap();
+        assert_eq!(source.sha256, crate::corpus::sha256_hex(text.as_bytes()));
+        assert_eq!(source.bytes, text.len() as u64);
+        assert_eq!(documents.len(), 1);
+    }
+
+    #[test]
+    fn a_file_that_changes_while_it_is_read_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.jsonl");
+        std::fs::write(&path, "{\"_id\": \"a\", \"text\": \"x\"}\n").unwrap();
+        let config = CorpusConfig::for_beir("b");
+        let (mut reader, _) = Reader::open(&path, "c.jsonl", &config).unwrap();
+        std::fs::write(&path, "{\"_id\": \"a\", \"text\": \"y\"}\n").unwrap();
+        assert_eq!(reader.next_document(&config).unwrap().map(|d| d.text), Some("y".to_owned()));
+        let error = reader.next_document(&config).unwrap_err();
+        assert_eq!(error.to_string(), "c.jsonl: the file changed while it was being read; run the build again");
     }
 
     #[test]

@@ -13,18 +13,18 @@ mod jsonl;
 mod language;
 mod pdf_file;
 mod sections;
+mod stream;
 mod vector_settings;
 
 pub(crate) use concepts::{Alias, Entity, Relation, TermMapping};
 pub(crate) use config::{CONFIG_FILE, Chunking, CorpusConfig, line_of_offset};
 pub(crate) use document::{Document, Extraction, SpanBasis};
 pub(crate) use pdf_file::FileNote;
+pub(crate) use stream::Batches;
 pub use vector_settings::DEFAULT_MODEL;
 pub(crate) use vector_settings::{Backend, VectorSettings, is_model_name};
 
-use rayon::prelude::*;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::error::{Error, FileLocation, IoContext, Result};
@@ -39,18 +39,20 @@ pub(crate) struct SourceFile {
     pub(crate) bytes: u64,
 }
 
+/// A corpus directory opened for a build: its settings, concepts and the
+/// files to read. Its documents are read a batch at a time (`batches`), so
+/// nothing holds the whole corpus.
 #[derive(Debug)]
 pub(crate) struct Corpus {
     pub(crate) config: CorpusConfig,
-    pub(crate) sources: Vec<SourceFile>,
-    /// Documents in a deterministic order: by source path, then position in the file.
-    pub(crate) documents: Vec<Document>,
     pub(crate) entities: Vec<Entity>,
     pub(crate) terminology: Vec<TermMapping>,
     /// Where the configuration came from.
     pub(crate) config_origin: ConfigOrigin,
-    /// Files skipped or read with a warning, in file order.
-    pub(crate) notes: Vec<FileNote>,
+    pub(crate) root: std::path::PathBuf,
+    /// The files that hold documents, in file order.
+    files: Vec<CorpusFile>,
+    bibliography: bibliography::Bibliography,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,8 +71,9 @@ pub(crate) struct LoadOptions {
     pub(crate) max_document_bytes: Option<u64>,
 }
 
-/// Loads and validates a corpus directory.
-pub(crate) fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
+/// Opens and validates a corpus directory: its configuration, bibliography,
+/// entities and terminology are read; its documents are not yet.
+pub(crate) fn open(root: &Path, options: LoadOptions) -> Result<Corpus> {
     if !root.is_dir() {
         return Err(Error::CorpusDirMissing(root.to_owned()));
     }
@@ -86,47 +89,6 @@ pub(crate) fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
         .map(|f| (f.path.as_path(), f.relative.as_str()))
         .collect();
     let bibliography = bibliography::Bibliography::load(&bib_files)?;
-
-    // Every file is read before any error is returned, and the first in file
-    // order wins: rayon's `collect::<Result<_>>` stops at whichever error a
-    // thread meets first, so a corpus with two bad files named either.
-    let read: Vec<Result<FileRead>> = files
-        .par_iter()
-        .filter(|f| matches!(f.kind, FileKind::Text | FileKind::Jsonl | FileKind::Pdf | FileKind::Html))
-        .map(|file| read_document_file(file, &config, &bibliography))
-        .collect();
-    let parsed: Vec<FileRead> = read.into_iter().collect::<Result<_>>()?;
-
-    let mut sources = Vec::with_capacity(parsed.len());
-    let mut documents = Vec::new();
-    let mut notes = Vec::new();
-    let mut first_seen: BTreeMap<String, FileLocation> = BTreeMap::new();
-    for FileRead { source, documents: docs, note } in parsed {
-        let skipped = matches!(note, Some(FileNote::Skipped { .. }));
-        notes.extend(note);
-        if skipped {
-            continue;
-        }
-        for doc in docs {
-            if let Some(first) = first_seen.get(&doc.id) {
-                return Err(Error::DuplicateDocumentId {
-                    id: doc.id.clone(),
-                    first: first.clone(),
-                    second: doc.location.clone(),
-                });
-            }
-            first_seen.insert(doc.id.clone(), doc.location.clone());
-            documents.push(doc);
-        }
-        sources.push(source);
-    }
-    if documents.is_empty() {
-        return Err(Error::EmptyCorpus(root));
-    }
-    if config_origin == ConfigOrigin::Defaults {
-        config.default_language = majority_language(&documents);
-    }
-
     let entities = match files.iter().find(|f| f.kind == FileKind::Entities) {
         Some(file) => concepts::load_entities(&file.path, &file.relative)?,
         None => Vec::new(),
@@ -135,7 +97,23 @@ pub(crate) fn load(root: &Path, options: LoadOptions) -> Result<Corpus> {
         Some(file) => concepts::load_terminology(&file.path, &file.relative, &entities)?,
         None => Vec::new(),
     };
-    Ok(Corpus { config, sources, documents, entities, terminology, config_origin, notes })
+    let files = files
+        .into_iter()
+        .filter(|f| matches!(f.kind, FileKind::Text | FileKind::Jsonl | FileKind::Pdf | FileKind::Html))
+        .collect();
+    Ok(Corpus { config, entities, terminology, config_origin, root, files, bibliography })
+}
+
+impl Corpus {
+    /// The documents, a batch at a time in corpus order.
+    pub(crate) fn batches(&self) -> Batches<'_> {
+        Batches::new(self)
+    }
+
+    /// Bytes of the files that hold documents (for progress).
+    pub(crate) fn document_bytes(&self) -> u64 {
+        self.files.iter().filter_map(|f| std::fs::metadata(&f.path).ok()).map(|m| m.len()).sum()
+    }
 }
 
 /// corpus.toml where there is one; else defaults named after the folder (a
@@ -150,17 +128,8 @@ fn load_config(root: &Path) -> Result<(CorpusConfig, ConfigOrigin)> {
     Ok((CorpusConfig::for_beir(name), origin))
 }
 
-/// The language most of the text is in (by bytes), for a corpus without a declared default.
-fn majority_language(documents: &[Document]) -> String {
-    let mut bytes: BTreeMap<&str, usize> = BTreeMap::new();
-    for doc in documents {
-        *bytes.entry(doc.language.as_str()).or_default() += doc.text.len();
-    }
-    bytes.into_iter().max_by_key(|(_, n)| *n).map_or_else(|| "en".to_owned(), |(language, _)| language.to_owned())
-}
-
 /// One file read: its source record, its documents, and what to say about it.
-struct FileRead {
+pub(super) struct FileRead {
     source: SourceFile,
     documents: Vec<Document>,
     note: Option<FileNote>,
@@ -180,16 +149,12 @@ fn relocate(err: Error, root: &Path) -> Error {
     }
 }
 
+/// Reads a whole document file that is not JSONL (those are read a record at a time).
 fn read_document_file(
     file: &CorpusFile,
     config: &CorpusConfig,
     bibliography: &bibliography::Bibliography,
 ) -> Result<FileRead> {
-    if file.kind == FileKind::Jsonl {
-        let read = jsonl::read_documents(&file.path, &file.relative, config)?;
-        let source = SourceFile { path: file.relative.clone(), sha256: read.sha256, bytes: read.bytes };
-        return Ok(FileRead { source, documents: read.documents, note: None });
-    }
     if file.kind == FileKind::Html {
         let (source, documents) = html_file::read(&file.path, &file.relative, config)?;
         return Ok(FileRead { source, documents, note: None });
@@ -259,7 +224,15 @@ mod tests {
             std::fs::write(root.path().join(format!("b{i:02}.txt")), "long text ".repeat(20)).unwrap();
         }
         for _ in 0..5 {
-            let error = load(root.path(), LoadOptions { max_document_bytes: Some(100) }).err().unwrap().to_string();
+            let corpus = open(root.path(), LoadOptions { max_document_bytes: Some(100) }).unwrap();
+            let mut batches = corpus.batches();
+            let error = loop {
+                match batches.next_batch() {
+                    Ok(Some(_)) => {}
+                    Ok(None) => panic!("no error"),
+                    Err(error) => break error.to_string(),
+                }
+            };
             assert!(error.starts_with("a.jsonl:20001: document is "), "{error}");
         }
     }

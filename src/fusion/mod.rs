@@ -8,7 +8,7 @@
 //! Documented behaviour, pinned by property tests:
 //! - the result does not depend on the order lanes are given in;
 //! - ties break by the best single-lane rank, then by key (ascending: passage
-//!   numbers follow passage id order, so this is the passage id);
+//!   numbers follow corpus order, so this is the passage's place in the corpus);
 //! - a key repeated within one lane counts once, at its best (first) rank;
 //! - empty lanes contribute nothing; every fused item keeps its rank in every lane.
 //!

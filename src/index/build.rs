@@ -2,21 +2,22 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::layout::{Generation, IndexDir};
+use super::layout::{Generation, IndexDir, Staging};
 use super::manifest::{Counts, MANIFEST_FORMAT, Manifest, Versions};
-use super::vectors::{VectorInputs, VectorOutcome, build_vectors, server_collection};
+use super::vectors::{VectorInputs, VectorSink, server_collection};
 use crate::chunk::chunk;
 use crate::concepts::Linker;
-use crate::corpus::{self, ConfigOrigin, Corpus, Document, FileNote, LoadOptions};
+use crate::corpus::{self, ConfigOrigin, Corpus, Document, FileNote, LoadOptions, SourceFile};
 use crate::error::Result;
 use crate::failpoint;
-use crate::lexical::{analyzer_name, write_documents, write_lexical};
-use crate::passage::{Passage, PassageNo, number_passages, passage_id};
-use crate::store::{Store, write_store};
+use crate::lexical::{LexicalWriter, analyzer_name};
+use crate::passage::{Numbering, Passage, PassageNo, passage_id};
+use crate::store::{Store, StoreWriter};
 use crate::vector::{Backend, SearchTuning, ServerStore, VectorManifest, default_models_dir};
 
 #[derive(Debug, Clone)]
@@ -58,25 +59,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     let progress = Progress::new(options.quiet);
 
     progress.stage("reading corpus");
-    let mut corpus = corpus::load(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
-    let skipped = corpus.notes.iter().filter(|n| matches!(n, FileNote::Skipped { .. })).count();
-    if options.strict && skipped > 0 {
-        let list = corpus.notes.iter().filter(|n| matches!(n, FileNote::Skipped { .. })).map(|n| format!("  {n}"));
-        return Err(crate::Error::StrictRefused { count: skipped, list: list.collect::<Vec<_>>().join("\n") });
-    }
-    progress.suspend(|| {
-        if corpus.config_origin == ConfigOrigin::Defaults {
-            eprintln!(
-                "note: no corpus.toml in {}: building corpus `{}` with default settings (language {})",
-                options.corpus_dir.display(),
-                corpus.config.name,
-                corpus.config.default_language
-            );
-        }
-        for note in &corpus.notes {
-            eprintln!("warning: {note}");
-        }
-    });
+    let mut corpus = corpus::open(&options.corpus_dir, LoadOptions { max_document_bytes: options.max_document_bytes })?;
     if let Some(model) = &options.model {
         if !corpus::is_model_name(model) {
             return Err(crate::Error::InvalidArgument(format!(
@@ -87,90 +70,31 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     }
     // The serving generation, read once: unchanged sources reuse its passages and vectors.
     let previous = index.current()?.and_then(|g| Manifest::read(&g.manifest_path()).ok().map(|m| (m, g)));
-    let mut reused = previous_passages(previous.as_ref(), &corpus)?;
-    let reused_sources = reused.len();
-    let reused_documents: HashSet<String> = reused.values().flat_map(|by_doc| by_doc.keys().cloned()).collect();
-
-    progress.start("chunking", corpus.documents.len() as u64, "documents");
-    let linker = Linker::new(&corpus.entities);
-    let mut passages: Vec<Vec<Passage>> = corpus
-        .documents
-        .par_iter()
-        .map(|doc| {
-            let mut passages = reused
-                .get(&doc.source)
-                .and_then(|by_doc| by_doc.get(&doc.id))
-                .cloned()
-                .unwrap_or_else(|| chunk_document(doc, &corpus));
-            for p in &mut passages {
-                p.mentions = linker.link(&p.text, &p.language);
-            }
-            progress.advance(1);
-            passages
-        })
-        .collect();
-    reused.clear();
-    number_passages(&mut passages);
-    failpoint::pause("after-chunk");
-
     let staging = index.begin()?;
     let files = staging.files();
-    progress.stage("writing metadata store");
-    write_store(&files.store_path(), &corpus, &passages)?;
-    failpoint::pause("after-store");
-
-    let total_passages: usize = passages.iter().map(Vec::len).sum();
-    progress.start("lexical index", total_passages as u64, "passages");
-    write_lexical(&files.lexical_path(), &corpus, &passages, &|n| progress.advance(n))?;
-    write_documents(&files.documents_path(), &corpus, &passages)?;
-    failpoint::pause("after-lexical");
-
-    let models_dir = options.models_dir.clone().unwrap_or_else(default_models_dir);
-    progress.start("embedding", total_passages as u64, "passages");
-    let outcome = build_vectors(
-        &models_dir,
-        &VectorInputs {
-            corpus: &corpus,
-            passages: &passages,
-            reused_documents: &reused_documents,
-            previous: previous.as_ref().map(|(m, g)| (m, g)),
-            staging: &files.path,
-            generation: &staging.generation.name,
-            scratch: &index.reader_scratch(),
-            sessions: options.embedding_sessions,
-        },
-        &|done, _| progress.set(done),
-    )?;
-    let (vector, vector_skipped) = match outcome {
-        VectorOutcome::Built(manifest) => (Some(manifest), None),
-        VectorOutcome::Skipped(reason) => {
-            progress.suspend(|| eprintln!("warning: vector lane skipped: {reason}"));
-            (None, Some(reason))
-        }
-    };
+    let streamed = stream(&corpus, &index, &staging, previous.as_ref(), options, &progress)?;
+    if corpus.config_origin == ConfigOrigin::Defaults {
+        progress.suspend(|| {
+            eprintln!(
+                "note: no corpus.toml in {}: building corpus `{}` with default settings (language {})",
+                options.corpus_dir.display(),
+                corpus.config.name,
+                streamed.default_language
+            );
+        });
+    }
     failpoint::pause("after-vectors");
 
-    let counts = Counts {
-        sources: corpus.sources.len(),
-        documents: corpus.documents.len(),
-        passages: total_passages,
-        entities: corpus.entities.len(),
-        entity_links: passages.iter().flatten().map(|p| p.mentions.len()).sum(),
-        terminology: corpus.terminology.len(),
-    };
+    let Streamed { counts, sources, analyzers, reused_sources, vector, vector_skipped, skipped, warned, .. } = streamed;
     let manifest = Manifest {
         format: MANIFEST_FORMAT,
         generation: staging.generation.name.clone(),
         corpus_name: corpus.config.name.clone(),
         counts: counts.clone(),
-        sources: corpus.sources.iter().map(|s| (s.path.clone(), s.sha256.clone())).collect(),
+        sources: sources.iter().map(|s| (s.path.clone(), s.sha256.clone())).collect(),
         chunking: corpus.config.chunking,
-        default_language: corpus.config.default_language.clone(),
-        analyzers: corpus
-            .documents
-            .iter()
-            .map(|d| (d.language.clone(), analyzer_name(&d.language).to_owned()))
-            .collect(),
+        default_language: streamed.default_language.clone(),
+        analyzers,
         store_schema_version: crate::store::SCHEMA_VERSION,
         versions: Versions::current(),
         reused_sources,
@@ -196,8 +120,161 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
         vector,
         vector_skipped,
         skipped,
-        warned: corpus.notes.len() - skipped,
+        warned,
         seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// What streaming the corpus through the writers gave.
+struct Streamed {
+    counts: Counts,
+    sources: Vec<SourceFile>,
+    analyzers: BTreeMap<String, String>,
+    reused_sources: usize,
+    default_language: String,
+    vector: Option<VectorManifest>,
+    vector_skipped: Option<String>,
+    skipped: usize,
+    warned: usize,
+}
+
+/// Reads the corpus a batch at a time and writes each batch to the store, the
+/// lexical indexes and the vector lane before reading the next, so memory is
+/// bounded by a batch (and the writers' own buffers), not by the corpus.
+/// Passages are numbered in corpus order as they come (`PassageNo`).
+fn stream(
+    corpus: &Corpus,
+    index: &IndexDir,
+    staging: &Staging,
+    previous: Option<&(Manifest, Generation)>,
+    options: &BuildOptions,
+    progress: &Progress,
+) -> Result<Streamed> {
+    let files = staging.files();
+    let mut store = StoreWriter::create(&files.store_path(), corpus)?;
+    let mut lexical = LexicalWriter::create(&files.lexical_path(), &files.documents_path())?;
+    let models_dir = options.models_dir.clone().unwrap_or_else(default_models_dir);
+    let inputs = VectorInputs {
+        corpus,
+        previous: previous.map(|(m, g)| (m, g)),
+        staging: &files.path,
+        generation: &staging.generation.name,
+        scratch: &index.reader_scratch(),
+        sessions: options.embedding_sessions,
+    };
+    let (mut vectors, vector_skipped) = match VectorSink::open(&models_dir, &inputs)? {
+        Ok(sink) => (Some(sink), None),
+        Err(reason) => {
+            progress.suspend(|| eprintln!("warning: vector lane skipped: {reason}"));
+            (None, Some(reason))
+        }
+    };
+    let reuse = Reuse::open(previous, corpus);
+    let linker = Linker::new(&corpus.entities);
+    let mut batches = corpus.batches();
+    let mut sources: Vec<SourceFile> = Vec::new();
+    let mut analyzers = BTreeMap::new();
+    let mut reused_sources = std::collections::BTreeSet::new();
+    let (mut notes, mut skipped) = (Vec::new(), 0usize);
+    let (mut numbering, mut entity_links, mut paused) = (Numbering::default(), 0usize, false);
+    progress.start_stream(corpus.document_bytes(), vectors.is_some());
+    while let Some(batch) = batches.next_batch()? {
+        progress.suspend(|| batch.notes.iter().for_each(|note| eprintln!("warning: {note}")));
+        skipped += batch.notes.iter().filter(|n| matches!(n, FileNote::Skipped { .. })).count();
+        notes.extend(batch.notes);
+        if options.strict && skipped > 0 {
+            // Refused at the end; the rest is read only so the refusal lists every file.
+            progress.advance(batch.bytes);
+            continue;
+        }
+        store.add_sources(&batch.sources)?;
+        let unchanged: HashSet<&str> =
+            batch.sources.iter().filter(|s| reuse.unchanged(s)).map(|s| s.path.as_str()).collect();
+        let sha_of: HashMap<&str, &str> = batch.sources.iter().map(|s| (s.path.as_str(), s.sha256.as_str())).collect();
+        sources.extend(batch.sources.iter().cloned());
+        let documents = batch.documents;
+        let mut passages: Vec<Vec<Passage>> = documents
+            .par_iter()
+            .map(|doc| {
+                let kept = match (unchanged.contains(doc.source.as_str()), sha_of.get(doc.source.as_str())) {
+                    (true, Some(sha256)) => reuse.passages(doc, sha256)?,
+                    _ => None,
+                };
+                let mut passages = kept.unwrap_or_else(|| chunk_document(doc, corpus));
+                for p in &mut passages {
+                    p.mentions = linker.link(&p.text, &p.language);
+                }
+                Ok(passages)
+            })
+            .collect::<Result<_>>()?;
+        let reused_documents: HashSet<&str> = documents
+            .iter()
+            .zip(&passages)
+            .filter(|(doc, ps)| !ps.is_empty() && unchanged.contains(doc.source.as_str()) && reuse.is_on())
+            .map(|(doc, _)| doc.id.as_str())
+            .collect();
+        for doc in documents.iter().filter(|d| reused_documents.contains(d.id.as_str())) {
+            reused_sources.insert(doc.source.clone());
+        }
+        numbering.number(passages.iter_mut().flatten()).ok_or(crate::Error::TooManyPassages)?;
+        entity_links += passages.iter().flatten().map(|p| p.mentions.len()).sum::<usize>();
+        for doc in &documents {
+            analyzers.insert(doc.language.clone(), analyzer_name(&doc.language).to_owned());
+        }
+        store.add_documents(corpus, &documents, &passages)?;
+        if !paused {
+            // A kill here leaves a half-written staging generation behind.
+            failpoint::pause("mid-build");
+            paused = true;
+        }
+        lexical.add(&documents, &passages)?;
+        if let Some(sink) = &mut vectors {
+            sink.add(&documents, &passages, &reused_documents, &|n| progress.embedded(n))?;
+        }
+        progress.stored(passages.iter().map(Vec::len).sum());
+        progress.advance(batch.bytes);
+    }
+    let documents = batches.documents();
+    let default_language = match corpus.config_origin {
+        ConfigOrigin::Defaults => batches.majority_language(),
+        _ => corpus.config.default_language.clone(),
+    };
+    drop(batches);
+    if documents == 0 {
+        return Err(crate::Error::EmptyCorpus(corpus.root.clone()));
+    }
+    if options.strict && skipped > 0 {
+        let list = notes.iter().filter(|n| matches!(n, FileNote::Skipped { .. })).map(|n| format!("  {n}"));
+        return Err(crate::Error::StrictRefused { count: skipped, list: list.collect::<Vec<_>>().join("\n") });
+    }
+    progress.stage("finishing the indexes");
+    store.finish(corpus)?;
+    lexical.finish()?;
+    failpoint::pause("after-lexical");
+    let vector = match vectors {
+        Some(sink) => {
+            progress.stage("building the vector index");
+            Some(sink.finish()?)
+        }
+        None => None,
+    };
+    Ok(Streamed {
+        counts: Counts {
+            sources: sources.len(),
+            documents,
+            passages: numbering.count(),
+            entities: corpus.entities.len(),
+            entity_links,
+            terminology: corpus.terminology.len(),
+        },
+        sources,
+        analyzers,
+        reused_sources: reused_sources.len(),
+        default_language,
+        vector,
+        vector_skipped,
+        skipped,
+        warned: notes.len() - skipped,
     })
 }
 
@@ -217,27 +294,45 @@ fn drop_server_collections(corpus: &Corpus, removed: &[String]) {
     }
 }
 
-/// Passages of sources unchanged since the serving generation, by source path
-/// then document id. Any problem reading the old generation just means no reuse.
-fn previous_passages(
-    previous: Option<&(Manifest, Generation)>,
-    corpus: &Corpus,
-) -> Result<BTreeMap<String, BTreeMap<String, Vec<Passage>>>> {
-    let mut reused = BTreeMap::new();
-    let Some((manifest, current)) = previous else { return Ok(reused) };
-    if !manifest.passages_reusable_with(corpus.config.chunking, &corpus.config.default_language) {
-        return Ok(reused);
-    }
-    let Ok(store) = Store::open_for_reuse(&current.store_path()) else { return Ok(reused) };
-    for source in &corpus.sources {
-        if manifest.sources.get(&source.path) == Some(&source.sha256) {
-            let by_doc = store.passages_of_source(&source.path, &source.sha256)?;
-            if !by_doc.is_empty() {
-                reused.insert(source.path.clone(), by_doc);
-            }
+/// The serving generation's passages, for sources unchanged since it was
+/// built: read a document at a time. Any problem reading the old generation
+/// just means no reuse.
+struct Reuse<'a> {
+    manifest: Option<&'a Manifest>,
+    store: Option<Store>,
+}
+
+impl<'a> Reuse<'a> {
+    fn open(previous: Option<&'a (Manifest, Generation)>, corpus: &Corpus) -> Self {
+        let none = Self { manifest: None, store: None };
+        let Some((manifest, current)) = previous else { return none };
+        // Documents of a folder without corpus.toml take a fixed fallback language,
+        // not the recorded majority, so only a declared default must match.
+        let language = (corpus.config_origin != ConfigOrigin::Defaults).then_some(&corpus.config.default_language);
+        if !manifest.passages_reusable_with(corpus.config.chunking, language.map(String::as_str)) {
+            return none;
+        }
+        match Store::open_for_reuse(&current.store_path()) {
+            Ok(store) => Self { manifest: Some(manifest), store: Some(store) },
+            Err(_) => none,
         }
     }
-    Ok(reused)
+
+    fn is_on(&self) -> bool {
+        self.store.is_some()
+    }
+
+    /// Whether `source` is the file the serving generation was built from.
+    fn unchanged(&self, source: &SourceFile) -> bool {
+        self.store.is_some() && self.manifest.is_some_and(|m| m.sources.get(&source.path) == Some(&source.sha256))
+    }
+
+    /// The stored passages of `doc`, whose source is unchanged; `None` when it has none.
+    fn passages(&self, doc: &Document, sha256: &str) -> Result<Option<Vec<Passage>>> {
+        let Some(store) = &self.store else { return Ok(None) };
+        let passages = store.passages_of_document(&doc.source, sha256, &doc.id)?;
+        Ok((!passages.is_empty()).then_some(passages))
+    }
 }
 
 fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
@@ -262,7 +357,7 @@ fn chunk_document(doc: &Document, corpus: &Corpus) -> Vec<Passage> {
             };
             Passage {
                 id: passage_id(&doc.id, c.ordinal),
-                no: PassageNo(0), // numbered once every passage is known
+                no: PassageNo(0), // numbered in corpus order by `stream`
                 document_id: doc.id.clone(),
                 ordinal: c.ordinal,
                 text: c.text,
@@ -291,15 +386,28 @@ fn page_span(doc: &Document, start: usize, end: usize) -> Option<crate::passage:
     })
 }
 
-/// Progress on stderr; hidden with `--quiet` (and by indicatif when stderr is not a terminal).
+/// Progress on stderr; hidden with `--quiet` (and by indicatif when stderr is
+/// not a terminal). While the corpus streams, the bar is the share of its
+/// bytes read (so the estimate of the time left), and the message counts
+/// passages stored and embedded, with the embedding rate.
 struct Progress {
     bar: ProgressBar,
+    stored: AtomicU64,
+    embedded: AtomicU64,
+    embedding: std::sync::atomic::AtomicBool,
+    started: Instant,
 }
 
 impl Progress {
     fn new(quiet: bool) -> Self {
         let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
-        Self { bar }
+        Self {
+            bar,
+            stored: AtomicU64::new(0),
+            embedded: AtomicU64::new(0),
+            embedding: false.into(),
+            started: Instant::now(),
+        }
     }
 
     fn stage(&self, message: &'static str) {
@@ -310,21 +418,39 @@ impl Progress {
         self.bar.tick();
     }
 
-    fn start(&self, message: &'static str, total: u64, unit: &'static str) {
-        let template = format!("{{msg:>16}} [{{bar:32}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})");
-        let style = ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar());
+    fn start_stream(&self, total_bytes: u64, embedding: bool) {
+        let template = "{spinner} building [{bar:32}] {percent:>3}% of the corpus read, eta {eta} · {msg}";
+        let style = ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
         self.bar.set_style(style.progress_chars("=> "));
-        self.bar.set_length(total);
+        self.bar.set_length(total_bytes.max(1));
         self.bar.set_position(0);
-        self.bar.set_message(message);
+        self.embedding.store(embedding, Ordering::Relaxed);
+        self.show();
     }
 
-    fn advance(&self, n: u64) {
-        self.bar.inc(n);
+    fn advance(&self, bytes: u64) {
+        self.bar.inc(bytes);
     }
 
-    fn set(&self, position: u64) {
-        self.bar.set_position(position);
+    fn stored(&self, passages: usize) {
+        self.stored.fetch_add(passages as u64, Ordering::Relaxed);
+        self.show();
+    }
+
+    fn embedded(&self, passages: u64) {
+        self.embedded.fetch_add(passages, Ordering::Relaxed);
+        self.show();
+    }
+
+    fn show(&self) {
+        let stored = self.stored.load(Ordering::Relaxed);
+        if !self.embedding.load(Ordering::Relaxed) {
+            self.bar.set_message(format!("{stored} passages"));
+            return;
+        }
+        let embedded = self.embedded.load(Ordering::Relaxed);
+        let rate = embedded as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+        self.bar.set_message(format!("{stored} passages, {embedded} embedded ({rate:.1} passages/s)"));
     }
 
     fn suspend(&self, f: impl FnOnce()) {

@@ -85,6 +85,17 @@ pub(crate) struct Staging {
     staging_path: PathBuf,
 }
 
+/// A build that fails removes what it wrote (publishing moves the directory
+/// first, so a published generation is never removed; a killed build leaves
+/// its directory to the next build, which clears it).
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if self.staging_path.exists() {
+            let _ = fs::remove_dir_all(&self.staging_path);
+        }
+    }
+}
+
 impl Staging {
     /// Where the build writes; the same file names as a published generation.
     pub(crate) fn files(&self) -> Generation {
@@ -225,7 +236,7 @@ impl IndexDir {
         }
         fs::rename(&tmp, self.root.join(CURRENT_FILE)).at(&self.root)?;
         sync_dir(&self.root)?;
-        Ok(staging.generation)
+        Ok(staging.generation.clone())
     }
 
     /// Removes all but the newest `KEEP_GENERATIONS` generations, never the current one.

@@ -100,9 +100,11 @@ impl Manifest {
     /// own format does not matter, nor a store schema whose passages read the
     /// same: such a generation is not served, but its passages and vectors are
     /// as good as new.)
-    pub(crate) fn passages_reusable_with(&self, chunking: Chunking, default_language: &str) -> bool {
+    /// Whether passages this generation stored can be reused by a build with
+    /// `chunking` and, where the corpus declares one, `default_language`.
+    pub(crate) fn passages_reusable_with(&self, chunking: Chunking, default_language: Option<&str>) -> bool {
         crate::store::REUSABLE_SCHEMA_VERSIONS.contains(&self.store_schema_version)
             && self.chunking == chunking
-            && self.default_language == default_language
+            && default_language.is_none_or(|language| self.default_language == language)
     }
 }

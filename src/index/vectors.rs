@@ -2,13 +2,13 @@
 //! unchanged sources from the previous generation), writes them to the store
 //! the corpus configures, and describes the result for the manifest.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
 use super::layout::Generation;
 use super::manifest::Manifest;
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, Document};
 use crate::error::{Error, Result};
 use crate::passage::Passage;
 use crate::vector::{
@@ -19,16 +19,25 @@ use crate::vector::{
 /// Points written to the store per call.
 const UPSERT_CHUNK: usize = 512;
 
-pub(crate) enum VectorOutcome {
-    Built(VectorManifest),
-    Skipped(String),
+/// The vector lane's store being written, a batch of passages at a time.
+pub(crate) struct VectorSink<'a> {
+    settings: &'a crate::corpus::VectorSettings,
+    embedder: Embedder,
+    info: crate::vector::ModelInfo,
+    store: Box<dyn VectorStore>,
+    collection: Option<String>,
+    url: Option<String>,
+    /// The previous generation's store, when its vectors can be reused.
+    previous: Option<Box<dyn VectorStore>>,
+    points: usize,
+    embedded: usize,
+    reused: usize,
+    embedding_seconds: f64,
 }
 
+/// What the sink is opened with.
 pub(crate) struct VectorInputs<'a> {
     pub(crate) corpus: &'a Corpus,
-    pub(crate) passages: &'a [Vec<Passage>],
-    /// Documents whose passages were reused: their vectors may be copied.
-    pub(crate) reused_documents: &'a HashSet<String>,
     pub(crate) previous: Option<(&'a Manifest, &'a Generation)>,
     pub(crate) staging: &'a Path,
     pub(crate) generation: &'a str,
@@ -39,7 +48,7 @@ pub(crate) struct VectorInputs<'a> {
 }
 
 /// The text a passage is embedded as.
-fn embedded_text(passage: &Passage, doc: &crate::corpus::Document, with_title: bool) -> String {
+fn embedded_text(passage: &Passage, doc: &Document, with_title: bool) -> String {
     match (&doc.title, with_title) {
         (Some(title), true) => format!("{title}. {}", passage.text),
         _ => passage.text.clone(),
@@ -50,83 +59,181 @@ pub(crate) fn server_collection(prefix: &str, generation: &str) -> String {
     format!("{prefix}-{generation}")
 }
 
-pub(crate) fn build_vectors(
-    models_dir: &Path,
-    inputs: &VectorInputs<'_>,
-    progress: &dyn Fn(u64, u64),
-) -> Result<VectorOutcome> {
-    let settings = &inputs.corpus.config.vector;
-    if !settings.enabled {
-        return Ok(VectorOutcome::Skipped("disabled in corpus.toml ([vector] enabled = false)".into()));
-    }
-    // Synthetic vectors need the model's description only: one session, not a pool that idles.
-    let sessions = if settings.synthetic_seed.is_some() { Some(1) } else { inputs.sessions };
-    let embedder = match Embedder::load_pool(models_dir, settings.model(), sessions) {
-        Ok(embedder) => embedder,
-        // A model the corpus names must be there; without the default model
-        // the index is still built, lexical only, and says why.
-        Err(reason) if settings.model.is_some() => return Err(Error::ModelNotInstalled(reason.0)),
-        Err(reason) => return Ok(VectorOutcome::Skipped(reason.0)),
-    };
-    let info = embedder.info().clone();
-    let lane_error = |e: Unavailable| Error::VectorLaneUnavailable(e.0);
-    let passage_count: usize = inputs.passages.iter().map(Vec::len).sum();
-    let tuning = SearchTuning::for_points(settings.hnsw_ef, passage_count);
-    let (store, collection, url): (Box<dyn VectorStore>, Option<String>, Option<String>) = match settings.backend {
-        Backend::Embedded => (
-            Box::new(EdgeStore::create(&inputs.staging.join("vectors"), info.dimension, tuning).map_err(lane_error)?),
-            None,
-            None,
-        ),
-        Backend::Qdrant => {
-            let collection = server_collection(&settings.collection, inputs.generation);
-            let store = ServerStore::create(&settings.url, &collection, info.dimension, tuning).map_err(lane_error)?;
-            (Box::new(store), Some(collection), Some(settings.url.clone()))
+fn lane_error(e: Unavailable) -> Error {
+    Error::VectorLaneUnavailable(e.0)
+}
+
+impl<'a> VectorSink<'a> {
+    /// Loads the model and creates the store; `Ok(Err(reason))` when the lane
+    /// is skipped (disabled, or the default model is not installed).
+    pub(crate) fn open(models_dir: &Path, inputs: &VectorInputs<'a>) -> Result<std::result::Result<Self, String>> {
+        let settings = &inputs.corpus.config.vector;
+        if !settings.enabled {
+            return Ok(Err("disabled in corpus.toml ([vector] enabled = false)".into()));
         }
-    };
+        // Synthetic vectors need the model's description only: one session, not a pool that idles.
+        let sessions = if settings.synthetic_seed.is_some() { Some(1) } else { inputs.sessions };
+        let embedder = match Embedder::load_pool(models_dir, settings.model(), sessions) {
+            Ok(embedder) => embedder,
+            // A model the corpus names must be there; without the default model
+            // the index is still built, lexical only, and says why.
+            Err(reason) if settings.model.is_some() => return Err(Error::ModelNotInstalled(reason.0)),
+            Err(reason) => return Ok(Err(reason.0)),
+        };
+        let info = embedder.info().clone();
+        // A build never searches its store: the tuning is the reader's business.
+        let tuning = SearchTuning::for_points(settings.hnsw_ef, 0);
+        let (store, collection, url): (Box<dyn VectorStore>, Option<String>, Option<String>) = match settings.backend {
+            Backend::Embedded => (
+                Box::new(
+                    EdgeStore::create(&inputs.staging.join("vectors"), info.dimension, tuning).map_err(lane_error)?,
+                ),
+                None,
+                None,
+            ),
+            Backend::Qdrant => {
+                let collection = server_collection(&settings.collection, inputs.generation);
+                let store =
+                    ServerStore::create(&settings.url, &collection, info.dimension, tuning).map_err(lane_error)?;
+                (Box::new(store), Some(collection), Some(settings.url.clone()))
+            }
+        };
+        // Vectors of unchanged sources, when the previous generation used the same
+        // model (synthetic vectors cost nothing to make, so they are never reused).
+        let mut previous = None;
+        if let Some((manifest, generation)) = inputs.previous
+            && let Some(old) = &manifest.vector
+            && old.model == info.name
+            && old.model_id == info.model_id
+            && old.dimension == info.dimension
+            && old.embed_title == settings.embed_title
+            && old.synthetic_seed.is_none()
+            && settings.synthetic_seed.is_none()
+        {
+            match open_store(old, &generation.path, inputs.scratch) {
+                Ok(old) => previous = Some(old),
+                Err(reason) => tracing::warn!(%reason, "previous vectors unreadable; embedding everything"),
+            }
+        }
+        Ok(Ok(Self {
+            settings,
+            embedder,
+            info,
+            store,
+            collection,
+            url,
+            previous,
+            points: 0,
+            embedded: 0,
+            reused: 0,
+            embedding_seconds: 0.0,
+        }))
+    }
 
-    let all: Vec<(&Passage, &crate::corpus::Document)> = inputs
-        .corpus
-        .documents
-        .iter()
-        .zip(inputs.passages)
-        .flat_map(|(doc, ps)| ps.iter().map(move |p| (p, doc)))
-        .collect();
-    let total = all.len() as u64;
-
-    // Vectors of unchanged sources, when the previous generation used the same
-    // model (synthetic vectors cost nothing to make, so they are never reused).
-    let mut reused = std::collections::HashMap::new();
-    if let Some((manifest, generation)) = inputs.previous
-        && let Some(previous) = &manifest.vector
-        && previous.model == info.name
-        && previous.model_id == info.model_id
-        && previous.dimension == info.dimension
-        && previous.embed_title == settings.embed_title
-        && previous.synthetic_seed.is_none()
-        && settings.synthetic_seed.is_none()
-    {
-        match open_store(previous, &generation.path, inputs.scratch) {
-            Ok(old) => {
-                let ids: Vec<String> = all
-                    .iter()
-                    .filter(|(p, _)| inputs.reused_documents.contains(&p.document_id))
-                    .map(|(p, _)| p.id.clone())
-                    .collect();
-                for chunk in ids.chunks(UPSERT_CHUNK) {
-                    reused.extend(old.vectors(chunk).map_err(lane_error)?);
+    /// Writes the vectors of a batch's passages (`passages[i]` belongs to
+    /// `documents[i]`): copied from the previous generation for the documents in
+    /// `reused_documents`, embedded otherwise. `progress` gets each count embedded.
+    pub(crate) fn add(
+        &mut self,
+        documents: &[Document],
+        passages: &[Vec<Passage>],
+        reused_documents: &HashSet<&str>,
+        progress: &dyn Fn(u64),
+    ) -> Result<()> {
+        let all: Vec<(&Passage, &Document)> =
+            documents.iter().zip(passages).flat_map(|(doc, ps)| ps.iter().map(move |p| (p, doc))).collect();
+        self.points += all.len();
+        let mut copied = HashMap::new();
+        if let Some(old) = &self.previous {
+            let ids: Vec<String> = all
+                .iter()
+                .filter(|(p, _)| reused_documents.contains(p.document_id.as_str()))
+                .map(|(p, _)| p.id.clone())
+                .collect();
+            for chunk in ids.chunks(UPSERT_CHUNK) {
+                copied.extend(old.vectors(chunk).map_err(lane_error)?);
+            }
+        }
+        let mut pending: Vec<VectorPoint> = Vec::with_capacity(UPSERT_CHUNK);
+        let mut to_embed: Vec<(&Passage, &Document)> = Vec::new();
+        for &(p, doc) in &all {
+            match copied.remove(&p.id) {
+                Some(vector) => {
+                    pending.push(point(p, doc, vector));
+                    self.reused += 1;
+                }
+                None => to_embed.push((p, doc)),
+            }
+            if pending.len() >= UPSERT_CHUNK {
+                self.store.upsert(&pending).map_err(lane_error)?;
+                pending.clear();
+            }
+        }
+        // Batches pad to their longest text, so embedding texts of similar length
+        // together wastes far less work; the order of points does not matter.
+        to_embed.sort_by_key(|(p, _)| (p.text.len(), p.id.as_str()));
+        let batch = self.settings.batch_size.max(1);
+        let chunks: Vec<&[(&Passage, &Document)]> = to_embed.chunks(batch).collect();
+        let started = Instant::now();
+        let store = &self.store;
+        let mut add = |chunk: &&[(&Passage, &Document)], vectors: Vec<Vec<f32>>| {
+            for ((p, doc), vector) in chunk.iter().zip(vectors) {
+                pending.push(point(p, doc, vector));
+            }
+            progress(chunk.len() as u64);
+            if pending.len() >= UPSERT_CHUNK {
+                store.upsert(&pending)?;
+                pending.clear();
+            }
+            Ok(())
+        };
+        match self.settings.synthetic_seed {
+            Some(seed) => {
+                for chunk in &chunks {
+                    let vectors =
+                        chunk.iter().map(|(p, _)| synthetic_vector(seed, &p.id, self.info.dimension)).collect();
+                    add(chunk, vectors).map_err(lane_error)?;
                 }
             }
-            Err(reason) => tracing::warn!(%reason, "previous vectors unreadable; embedding everything"),
+            None => {
+                let with_title = self.settings.embed_title;
+                let texts_of = |chunk: &&[(&Passage, &Document)]| {
+                    chunk.iter().map(|(p, doc)| embedded_text(p, doc, with_title)).collect()
+                };
+                self.embedder.embed_batches_in_order(&chunks, texts_of, batch, add).map_err(lane_error)?;
+            }
         }
+        if !pending.is_empty() {
+            self.store.upsert(&pending).map_err(lane_error)?;
+        }
+        self.embedded += to_embed.len();
+        self.embedding_seconds += started.elapsed().as_secs_f64();
+        Ok(())
     }
 
-    let started = Instant::now();
-    let mut done = 0u64;
-    let mut embedded = 0usize;
-    let batch = settings.batch_size.max(1);
-    let mut pending: Vec<VectorPoint> = Vec::with_capacity(UPSERT_CHUNK);
-    let point = |p: &Passage, doc: &crate::corpus::Document, vector: Vec<f32>| VectorPoint {
+    /// Finishes the store (the embedded store builds its HNSW graph here) and describes it.
+    pub(crate) fn finish(self) -> Result<VectorManifest> {
+        self.store.finish().map_err(lane_error)?;
+        Ok(VectorManifest {
+            model: self.info.name,
+            model_id: self.info.model_id,
+            dimension: self.info.dimension,
+            backend: self.settings.backend,
+            collection: self.collection,
+            url: self.url,
+            hnsw_ef: self.settings.hnsw_ef,
+            embed_title: self.settings.embed_title,
+            points: self.points,
+            embedded: self.embedded,
+            reused: self.reused,
+            embedding_seconds: self.embedding_seconds,
+            synthetic_seed: self.settings.synthetic_seed,
+        })
+    }
+}
+
+fn point(p: &Passage, doc: &Document, vector: Vec<f32>) -> VectorPoint {
+    VectorPoint {
         passage_id: p.id.clone(),
         no: p.no,
         vector,
@@ -135,72 +242,5 @@ pub(crate) fn build_vectors(
         year: doc.year,
         language: p.language.clone(),
         entity_ids: p.mentions.iter().map(|m| m.entity.clone()).collect(),
-    };
-    let mut to_embed: Vec<(&Passage, &crate::corpus::Document)> = Vec::new();
-    for &(p, doc) in &all {
-        match reused.remove(&p.id) {
-            Some(vector) => {
-                pending.push(point(p, doc, vector));
-                done += 1;
-            }
-            None => to_embed.push((p, doc)),
-        }
-        if pending.len() >= UPSERT_CHUNK {
-            store.upsert(&pending).map_err(lane_error)?;
-            pending.clear();
-        }
     }
-    let reused_count = done as usize;
-    progress(done, total);
-    // Batches pad to their longest text, so embedding texts of similar length
-    // together wastes far less work; the order of points does not matter.
-    to_embed.sort_by_key(|(p, _)| (p.text.len(), p.id.as_str()));
-    let chunks: Vec<&[(&Passage, &crate::corpus::Document)]> = to_embed.chunks(batch).collect();
-    let mut add = |chunk: &&[(&Passage, &crate::corpus::Document)], vectors: Vec<Vec<f32>>| {
-        for ((p, doc), vector) in chunk.iter().zip(vectors) {
-            pending.push(point(p, doc, vector));
-        }
-        embedded += chunk.len();
-        done += chunk.len() as u64;
-        progress(done, total);
-        if pending.len() >= UPSERT_CHUNK {
-            store.upsert(&pending)?;
-            pending.clear();
-        }
-        Ok(())
-    };
-    match settings.synthetic_seed {
-        Some(seed) => {
-            for chunk in &chunks {
-                let vectors = chunk.iter().map(|(p, _)| synthetic_vector(seed, &p.id, info.dimension)).collect();
-                add(chunk, vectors).map_err(lane_error)?;
-            }
-        }
-        None => {
-            let texts_of = |chunk: &&[(&Passage, &crate::corpus::Document)]| {
-                chunk.iter().map(|(p, doc)| embedded_text(p, doc, settings.embed_title)).collect()
-            };
-            embedder.embed_batches_in_order(&chunks, texts_of, batch, add).map_err(lane_error)?;
-        }
-    }
-    if !pending.is_empty() {
-        store.upsert(&pending).map_err(lane_error)?;
-    }
-    let embedding_seconds = started.elapsed().as_secs_f64();
-    store.finish().map_err(lane_error)?;
-    Ok(VectorOutcome::Built(VectorManifest {
-        model: info.name,
-        model_id: info.model_id,
-        dimension: info.dimension,
-        backend: settings.backend,
-        collection,
-        url,
-        hnsw_ef: settings.hnsw_ef,
-        embed_title: settings.embed_title,
-        points: all.len(),
-        embedded,
-        reused: reused_count,
-        embedding_seconds,
-        synthetic_seed: settings.synthetic_seed,
-    }))
 }

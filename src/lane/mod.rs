@@ -91,7 +91,7 @@ pub struct LaneHits<K = PassageNo> {
 
 impl<K: Ord> LaneHits<K> {
     /// Builds a lane result from scored keys: best score first, ties by key
-    /// (passage numbers follow id order), so the same index and query always
+    /// (passage numbers follow corpus order), so the same index and query always
     /// give the same order.
     pub(crate) fn from_scored(lane: Lane, mut scored: Vec<(K, f32)>) -> Self {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

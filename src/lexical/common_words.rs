@@ -15,10 +15,11 @@ use tantivy::tokenizer::{PreTokenizedString, Token};
 use super::analyzers::{ANALYZERS, analyzer_names, analyzer_slot};
 use super::query::analyze;
 
-/// Passages per analyzer whose words decide what is common (the first ones in
-/// corpus order): enough for a Zipfian head to settle, bounded so the choice
-/// costs the same at any corpus size.
-const SAMPLE_PASSAGES: usize = 50_000;
+/// Passages whose words decide what is common (the corpus's first ones, each
+/// counted under its analyzer): enough for a Zipfian head to settle, bounded
+/// so the choice costs the same at any corpus size and the build, which holds
+/// these passages until the choice is made, holds no more.
+pub(crate) const SAMPLE_PASSAGES: usize = 50_000;
 /// A word is common when at least this share of the sampled passages holds it…
 const COMMON_SHARE: f64 = 0.01;
 /// …and it is among this many commonest of its analyzer. A phrase with one
@@ -30,22 +31,29 @@ const FORMAT: u32 = 1;
 /// Document frequencies of the sampled passages, per analyzer.
 #[derive(Default)]
 pub(crate) struct Sample {
+    total: usize,
     passages: [usize; ANALYZERS],
     counts: [HashMap<String, u32>; ANALYZERS],
 }
 
 impl Sample {
-    /// Counts one passage's distinct terms, while its analyzer's sample is not full.
+    /// Counts one passage's distinct terms, while the sample is not full.
     pub(crate) fn add(&mut self, analyzer: &str, text: &str) {
-        let slot = analyzer_slot(analyzer);
-        if self.passages[slot] >= SAMPLE_PASSAGES {
+        if self.is_full() {
             return;
         }
+        let slot = analyzer_slot(analyzer);
+        self.total += 1;
         self.passages[slot] += 1;
         let terms: BTreeSet<String> = analyze(analyzer, text).into_iter().map(|(_, t)| t).collect();
         for term in terms {
             *self.counts[slot].entry(term).or_default() += 1;
         }
+    }
+
+    /// Whether `SAMPLE_PASSAGES` passages are counted.
+    pub(crate) fn is_full(&self) -> bool {
+        self.total >= SAMPLE_PASSAGES
     }
 }
 
@@ -180,6 +188,22 @@ mod tests {
         // 101 passages: 1 % is 2 passages, so the lone orchid is not common.
         assert_eq!(chosen.under[analyzer_slot("en")], ["garden", "grow", "tree"]);
         assert!(chosen.under[analyzer_slot("de")].is_empty());
+    }
+
+    #[test]
+    fn the_sample_is_the_corpus_first_passages_whatever_their_analyzer() {
+        let mut sample = Sample::default();
+        for _ in 0..SAMPLE_PASSAGES - 1 {
+            sample.add("en", "gardens grow");
+        }
+        assert!(!sample.is_full());
+        sample.add("de", "Gärten wachsen");
+        assert!(sample.is_full());
+        sample.add("de", "Bäume wachsen");
+        assert_eq!(sample.passages[analyzer_slot("de")], 1, "a passage after the sample is full is not counted");
+        let chosen = CommonWords::choose(&sample);
+        assert_eq!(chosen.under[analyzer_slot("en")], ["garden", "grow"]);
+        assert_eq!(chosen.under[analyzer_slot("de")].len(), 2, "{:?}", chosen.under[analyzer_slot("de")]);
     }
 
     #[test]

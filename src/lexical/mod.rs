@@ -16,7 +16,7 @@ mod query;
 mod variants;
 
 pub(crate) use analyzers::{ANALYZERS, analyzer_name, analyzer_names, analyzer_slot};
-pub(crate) use build::{write_documents, write_lexical};
+pub(crate) use build::LexicalWriter;
 pub(crate) use highlight::{KnownTerms, analyse_passage};
 pub(crate) use occurrences::{Occurrences, Returned};
 pub(crate) use query::{AnalysedQuery, word_terms};

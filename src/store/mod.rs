@@ -8,4 +8,4 @@ mod write;
 
 pub(crate) use read::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 pub(crate) use schema::{REUSABLE_SCHEMA_VERSIONS, SCHEMA_VERSION};
-pub(crate) use write::write_store;
+pub(crate) use write::StoreWriter;

@@ -238,7 +238,7 @@ impl Store {
     }
 
     /// Passages linked to any of `entities`, most mentions first, then by
-    /// number (so by id); restricted by the filters that are given.
+    /// number (so by corpus order); restricted by the filters that are given.
     pub(crate) fn passages_linked_to(
         &self,
         entities: &[String],
@@ -270,9 +270,9 @@ impl Store {
         })
     }
 
-    /// Passages (with entity links) of every document whose source file has
-    /// `sha256`, keyed by document id; used to reuse unchanged sources.
-    pub(crate) fn passages_of_source(&self, path: &str, sha256: &str) -> Result<BTreeMap<String, Vec<Passage>>> {
+    /// The passages (without entity links) of document `document_id` when its
+    /// source file `path` still has `sha256`; used to reuse unchanged sources.
+    pub(crate) fn passages_of_document(&self, path: &str, sha256: &str, document_id: &str) -> Result<Vec<Passage>> {
         self.with(|conn| {
             // A store from before pages were recorded holds no PDF passages.
             let pages = if self.version >= PAGES_SINCE {
@@ -280,14 +280,13 @@ impl Store {
             } else {
                 "NULL, NULL, NULL, NULL"
             };
-            let mut stmt = conn.prepare(&format!(
+            let mut stmt = conn.prepare_cached(&format!(
                 "SELECT p.id, p.document_id, p.ordinal, p.text, p.byte_start, p.byte_end, p.line_start, p.line_end, \
                  p.language, p.words, {pages} FROM passages p JOIN documents d ON d.id = p.document_id \
-                 JOIN sources s ON s.id = d.source_id WHERE s.path = ?1 AND s.sha256 = ?2 \
-                 ORDER BY p.document_id, p.ordinal"
+                 JOIN sources s ON s.id = d.source_id WHERE p.document_id = ?3 AND s.path = ?1 AND s.sha256 = ?2 \
+                 ORDER BY p.ordinal"
             ))?;
-            let mut out: BTreeMap<String, Vec<Passage>> = BTreeMap::new();
-            let rows = stmt.query_map(params![path, sha256], |r| {
+            let rows = stmt.query_map(params![path, sha256, document_id], |r| {
                 Ok(Passage {
                     id: r.get(0)?,
                     no: PassageNo(0), // renumbered by the build that reuses it
@@ -304,11 +303,7 @@ impl Store {
                     pages: page_span(r, 10)?,
                 })
             })?;
-            for row in rows {
-                let passage = row?;
-                out.entry(passage.document_id.clone()).or_default().push(passage);
-            }
-            Ok(out)
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 

@@ -1,67 +1,85 @@
-//! Writes a complete store in one transaction.
+//! Writes a store in one transaction, a batch of documents at a time: the
+//! build streams its corpus, so the writer never sees it whole.
 
 use rusqlite::{Connection, params};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::schema::{SCHEMA, SCHEMA_VERSION};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, Document, SourceFile};
 use crate::error::Result;
 use crate::passage::Passage;
 use crate::text::normalized_words;
 
-/// Writes `meta.sqlite` for `corpus`; `passages[i]` belongs to `corpus.documents[i]`.
-pub(crate) fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>]) -> Result<()> {
-    let mut conn = Connection::open(path)?;
-    conn.pragma_update(None, "foreign_keys", true)?;
-    conn.pragma_update(None, "journal_mode", "DELETE")?;
-    let tx = conn.transaction()?;
-    tx.execute_batch(SCHEMA)?;
-    tx.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
-    tx.execute("INSERT INTO meta (key, value) VALUES ('corpus_name', ?1)", [&corpus.config.name])?;
+/// `meta.sqlite` being written. Nothing is visible until `finish` commits.
+pub(crate) struct StoreWriter {
+    conn: Connection,
+    /// Source ids by path, numbered in the order the sources come.
+    source_ids: HashMap<String, i64>,
+}
 
-    let mut source_ids = BTreeMap::new();
-    {
-        let mut insert = tx.prepare("INSERT INTO sources (id, path, sha256, bytes) VALUES (?1, ?2, ?3, ?4)")?;
-        for (i, source) in corpus.sources.iter().enumerate() {
-            let id = i as i64 + 1;
-            insert.execute(params![id, source.path, source.sha256, source.bytes as i64])?;
-            source_ids.insert(source.path.as_str(), id);
+impl StoreWriter {
+    /// Creates the store with the corpus's settings and concepts (entities
+    /// before any passage links to them, so foreign keys hold).
+    pub(crate) fn create(path: &Path, corpus: &Corpus) -> Result<Self> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.pragma_update(None, "journal_mode", "DELETE")?;
+        conn.execute_batch("BEGIN")?;
+        conn.execute_batch(SCHEMA)?;
+        conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
+        conn.execute("INSERT INTO meta (key, value) VALUES ('corpus_name', ?1)", [&corpus.config.name])?;
+        {
+            let mut insert =
+                conn.prepare("INSERT INTO periods (id, label, start_year, end_year, ord) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for (ord, p) in corpus.config.periods.iter().enumerate() {
+                insert.execute(params![p.id, p.label, p.start, p.end, ord as i64])?;
+            }
         }
+        insert_entities(&conn, corpus)?;
+        Ok(Self { conn, source_ids: HashMap::new() })
     }
-    {
+
+    /// Records source files, before their documents.
+    pub(crate) fn add_sources(&mut self, sources: &[SourceFile]) -> Result<()> {
         let mut insert =
-            tx.prepare("INSERT INTO periods (id, label, start_year, end_year, ord) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-        for (ord, p) in corpus.config.periods.iter().enumerate() {
-            insert.execute(params![p.id, p.label, p.start, p.end, ord as i64])?;
+            self.conn.prepare_cached("INSERT INTO sources (id, path, sha256, bytes) VALUES (?1, ?2, ?3, ?4)")?;
+        for source in sources {
+            let id = self.source_ids.len() as i64 + 1;
+            insert.execute(params![id, source.path, source.sha256, source.bytes as i64])?;
+            self.source_ids.insert(source.path.clone(), id);
         }
+        Ok(())
     }
-    {
-        let works: BTreeSet<&str> = corpus.documents.iter().filter_map(|d| d.work.as_deref()).collect();
-        let mut insert = tx.prepare("INSERT INTO works (id) VALUES (?1)")?;
-        for work in works {
-            insert.execute([work])?;
-        }
-    }
-    {
-        let mut insert_doc = tx.prepare(
+
+    /// Writes documents with their passages; `passages[i]` belongs to `documents[i]`.
+    pub(crate) fn add_documents(
+        &mut self,
+        corpus: &Corpus,
+        documents: &[Document],
+        passages: &[Vec<Passage>],
+    ) -> Result<()> {
+        let conn = &self.conn;
+        let mut insert_work = conn.prepare_cached("INSERT OR IGNORE INTO works (id) VALUES (?1)")?;
+        let mut insert_doc = conn.prepare_cached(
             "INSERT INTO documents (id, title, work_id, section, section_order, date, year, language, author, \
              witness, period_id, source_id, source_line, span_basis, extra, extractor, text_sha256, pages, \
              pages_without_text) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
         )?;
-        let mut insert_passage = tx.prepare(
+        let mut insert_passage = conn.prepare_cached(
             "INSERT INTO passages (no, id, document_id, ordinal, text, byte_start, byte_end, line_start, line_end, \
              language, words, page_start, page_end, page_label_start, page_label_end) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         )?;
-        let mut insert_link = tx.prepare(
+        let mut insert_link = conn.prepare_cached(
             "INSERT INTO passage_entities (passage_id, entity_id, alias, mentions, ambiguous) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
-        // Entities are inserted before links so foreign keys hold.
-        insert_entities(&tx, corpus)?;
-        for (doc, doc_passages) in corpus.documents.iter().zip(passages) {
+        for (doc, doc_passages) in documents.iter().zip(passages) {
+            if let Some(work) = &doc.work {
+                insert_work.execute([work])?;
+            }
             let period = corpus.config.period_of(doc.year).map(|p| p.id.as_str());
             let extra = serde_json::to_string(&doc.extra).unwrap_or_else(|_| "{}".into());
             insert_doc.execute(params![
@@ -76,7 +94,7 @@ pub(crate) fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>
                 doc.author,
                 doc.witness,
                 period,
-                source_ids.get(doc.source.as_str()),
+                self.source_ids.get(doc.source.as_str()),
                 doc.location.line.unwrap_or(1) as i64,
                 doc.span_basis.as_str(),
                 extra,
@@ -108,15 +126,19 @@ pub(crate) fn write_store(path: &Path, corpus: &Corpus, passages: &[Vec<Passage>
                 }
             }
         }
+        Ok(())
     }
-    insert_terminology(&tx, corpus)?;
-    tx.commit()?;
-    conn.execute_batch("ANALYZE;")?;
-    conn.close().map_err(|(_, e)| e)?;
-    Ok(())
+
+    /// Writes the terminology, commits and analyses.
+    pub(crate) fn finish(self, corpus: &Corpus) -> Result<()> {
+        insert_terminology(&self.conn, corpus)?;
+        self.conn.execute_batch("COMMIT; ANALYZE;")?;
+        self.conn.close().map_err(|(_, e)| e)?;
+        Ok(())
+    }
 }
 
-fn insert_entities(tx: &rusqlite::Transaction<'_>, corpus: &Corpus) -> Result<()> {
+fn insert_entities(tx: &Connection, corpus: &Corpus) -> Result<()> {
     let mut insert_entity = tx.prepare(
         "INSERT INTO entities (id, name, kind, period, status, review_status, ambiguous, senses, definition, extra) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -154,7 +176,7 @@ fn insert_entities(tx: &rusqlite::Transaction<'_>, corpus: &Corpus) -> Result<()
     Ok(())
 }
 
-fn insert_terminology(tx: &rusqlite::Transaction<'_>, corpus: &Corpus) -> Result<()> {
+fn insert_terminology(tx: &Connection, corpus: &Corpus) -> Result<()> {
     let mut insert = tx.prepare(
         "INSERT INTO terminology (entity_id, source_language, source_term, target_language, target_term, \
          review_status, warnings, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

@@ -149,8 +149,8 @@ impl PointNumbers {
         Some(self.sorted[at].1)
     }
 
-    /// (passage number, similarity) best first, ties by number (so by passage
-    /// id); a point that is no passage of the generation is left out.
+    /// (passage number, similarity) best first, ties by number (so by corpus
+    /// order); a point that is no passage of the generation is left out.
     pub(crate) fn rank(&self, scored: Vec<(u64, f32)>) -> Vec<(PassageNo, f32)> {
         ranked(scored.into_iter().filter_map(|(point, score)| Some((self.number(point)?, score))).collect())
     }

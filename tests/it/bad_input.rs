@@ -27,7 +27,10 @@ impl Fixture {
     fn fails(&self, corpus: &Path, needle: &str) -> String {
         let out = build(corpus, &self.index);
         assert_eq!(out.code, 1, "expected failure, got: {}{}", out.stdout, out.stderr);
-        assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
+        // The error is the last thing said; warnings about files read before it may come first.
+        let error = out.stderr.rfind("error: ").map(|at| &out.stderr[at..]).unwrap_or_default();
+        assert!(out.stderr.starts_with("error: ") || out.stderr[..out.stderr.len() - error.len()].ends_with('\n'));
+        assert!(error.starts_with("error: ") && !error.trim_end().contains('\n'), "{}", out.stderr);
         assert!(out.stderr.contains(needle), "expected {needle:?} in {}", out.stderr);
         assert_eq!(current_generation(&self.index), "gen-000001");
         assert_eq!(search_hits(&self.index, "natural selection", &[]), self.before);
@@ -85,7 +88,9 @@ fn empty_corpus() {
     let empty = f.corpus.parent().unwrap().join("empty");
     write(&empty, "corpus.toml", "name = \"empty\"\n");
     write(&empty, "notes.pdf", "not a document");
-    f.fails(&empty, "the corpus contains no documents");
+    let stderr = f.fails(&empty, "the corpus contains no documents");
+    // Why it is empty comes first: the one file was skipped.
+    assert!(stderr.starts_with("warning: notes.pdf: skipped: "), "{stderr}");
 }
 
 #[test]

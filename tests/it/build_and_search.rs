@@ -267,6 +267,19 @@ fn numbers(index: &std::path::Path) -> Vec<(i64, String)> {
     stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
 }
 
+/// Passage ids by source path, then place in the file, then ordinal.
+fn in_corpus_order(index: &std::path::Path) -> Vec<String> {
+    let db = index.join("generations").join(current_generation(index)).join("meta.sqlite");
+    let conn = Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT p.id FROM passages p JOIN documents d ON d.id = p.document_id JOIN sources s ON s.id = d.source_id \
+             ORDER BY s.path, d.source_line, p.ordinal",
+        )
+        .unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
 /// (id, text) of each hit, in rank order.
 fn hit_texts(index: &std::path::Path, query: &str, mode: &str) -> Vec<(String, String)> {
     let hits = search_hits(index, query, &["--mode", mode]);
@@ -278,15 +291,13 @@ fn hit_texts(index: &std::path::Path, query: &str, mode: &str) -> Vec<(String, S
 }
 
 #[test]
-fn passages_are_numbered_in_id_order_and_a_renumbering_rebuild_answers_as_a_fresh_build() {
+fn passages_are_numbered_in_corpus_order_and_a_renumbering_rebuild_answers_as_a_fresh_build() {
     let Built { tmp, corpus, index } = built_small_corpus();
     let numbered = numbers(&index);
-    let mut sorted: Vec<String> = numbered.iter().map(|(_, id)| id.clone()).collect();
-    sorted.sort();
     assert_eq!(numbered.iter().map(|(no, _)| *no).collect::<Vec<_>>(), (0..numbered.len() as i64).collect::<Vec<_>>());
-    assert_eq!(numbered.iter().map(|(_, id)| id.clone()).collect::<Vec<_>>(), sorted);
+    assert_eq!(numbered.iter().map(|(_, id)| id.clone()).collect::<Vec<_>>(), in_corpus_order(&index));
 
-    // A document whose id sorts first shifts every other passage's number; the
+    // A file whose path sorts first shifts every other passage's number; the
     // other sources are reused, their passages renumbered.
     write(
         &corpus,

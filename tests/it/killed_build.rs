@@ -45,8 +45,8 @@ fn kill_at(failpoint: &str) {
 }
 
 #[test]
-fn killed_build_after_store_keeps_previous_generation() {
-    kill_at("after-store");
+fn killed_build_mid_stream_keeps_previous_generation() {
+    kill_at("mid-build");
 }
 
 #[test]
