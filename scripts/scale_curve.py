@@ -2,11 +2,14 @@
 """The scale curve: builds synthetic corpora of growing size and measures each.
 
     python3 scripts/scale_curve.py --sizes 10000,100000,1000000 --work /tmp/scale \
-        [--evident target/release/evident] [--calls 300] [--out benches] [--merge] [--serve-only]
+        [--evident target/release/evident] [--calls 300] [--out benches] [--merge] [--serve-only] \
+        [--memory-limit-mb 600]
 
 For each size (passages): writes the corpus with scripts/synthetic_corpus.py
 (seeded; kept in --work and reused), builds it with `evident index build`
-(wall time, peak RSS of the build process), measures the generation's bytes per
+(wall time, peak RSS of the build process and its peak anonymous RSS, the part
+that is not the page cache of the files it maps; with --memory-limit-mb, inside
+a cgroup-v1 memory group of that size, so it completes only within it), measures the generation's bytes per
 lane (lexical/, vectors/, meta.sqlite), then serves it with `evident serve` and
 sends `search_passages` over stdio as a raw JSON-RPC client, one call at a time,
 per retrieval mode (lexical, vector, hybrid), timing each round trip: p50 / p99
@@ -27,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,16 +46,54 @@ def du(path):
     return total
 
 
-def run_measured(argv):
-    """Runs argv; returns (seconds, peak RSS in bytes) of that process alone."""
+def anon_rss(pid):
+    """The process's anonymous resident memory in bytes (Linux: RssAnon), or 0."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def run_measured(argv, memory_limit_mb=None):
+    """Runs argv; returns (seconds, peak RSS, peak anonymous RSS) in bytes of that
+    process alone. Peak RSS counts the file pages it has mapped (its stores'
+    files, which the kernel may drop and reread); the anonymous part is what it
+    cannot give back. With memory_limit_mb, the process runs in a cgroup-v1
+    memory group of that size (anonymous memory and page cache both charged):
+    it completes only if it needs no more."""
     started = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    stderr = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
+    preexec = None
+    if memory_limit_mb:
+        group = f"/sys/fs/cgroup/memory/evident-scale-{os.getpid()}"
+        os.makedirs(group, exist_ok=True)
+        with open(os.path.join(group, "memory.limit_in_bytes"), "w") as f:
+            f.write(str(memory_limit_mb << 20))
+
+        def preexec():
+            with open(os.path.join(group, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec)
+    stderr = []
+    reader = threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True)
+    reader.start()
+    peak_anon = 0
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        peak_anon = max(peak_anon, anon_rss(proc.pid))
+        time.sleep(0.5)
+    reader.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.monotonic() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"scale_curve: {' '.join(argv)} failed:\n{stderr.decode(errors='replace')}")
-    return seconds, usage.ru_maxrss * 1024  # Linux reports kilobytes
+    if proc.returncode != 0:
+        sys.exit(f"scale_curve: {' '.join(argv)} failed ({proc.returncode}):\n{b''.join(stderr).decode(errors='replace')}")
+    return seconds, usage.ru_maxrss * 1024, peak_anon  # Linux reports ru_maxrss in kilobytes
 
 
 class Server:
@@ -128,7 +170,9 @@ def measure(size, args, built=None):
             check=True,
         )
     subprocess.run(["rm", "-rf", index], check=True)
-    build_seconds, build_rss = run_measured([args.evident, "index", "build", corpus, "--index", index, "--quiet"])
+    build_seconds, build_rss, build_anon = run_measured(
+        [args.evident, "index", "build", corpus, "--index", index, "--quiet"], args.memory_limit_mb
+    )
     with open(os.path.join(index, "CURRENT")) as f:
         generation = os.path.join(index, "generations", f.read().strip())
     with open(os.path.join(generation, "manifest.json")) as f:
@@ -143,6 +187,8 @@ def measure(size, args, built=None):
         "documents": manifest["counts"]["documents"],
         "build_seconds": build_seconds,
         "build_peak_rss": build_rss,
+        "build_peak_anon": build_anon,
+        "build_memory_limit_mb": args.memory_limit_mb,
         "passages_per_second": manifest["counts"]["passages"] / build_seconds,
         "bytes": bytes_per_lane,
         **serve(corpus, index, args),
@@ -173,14 +219,15 @@ def serve(corpus, index, args):
 def table(rows):
     mb = lambda b: f"{b / 2**20:,.0f}"
     out = [
-        "| passages | build s | passages/s | build peak RSS MB | lexical MB | vectors MB | metadata MB | serve start s | serve peak RSS MB | "
+        "| passages | build s | passages/s | build peak RSS MB | build peak anon MB | lexical MB | vectors MB | metadata MB | serve start s | serve peak RSS MB | "
         + " | ".join(f"{m} p50 / p99 ms" for m in MODES)
         + " |",
-        "|" + "---|" * (9 + len(MODES)),
+        "|" + "---|" * (10 + len(MODES)),
     ]
     for r in rows:
         out.append(
             f"| {r['passages']:,} | {r['build_seconds']:,.1f} | {r['passages_per_second']:,.0f} | {mb(r['build_peak_rss'])} | "
+            f"{mb(r['build_peak_anon']) if r.get('build_peak_anon') else 'n/a'} | "
             f"{mb(r['bytes']['lexical'])} | {mb(r['bytes']['vectors'])} | {mb(r['bytes']['metadata'])} | "
             f"{r['serve_startup_seconds']:.2f} | {mb(r['serve_peak_rss'])} | "
             + " | ".join(f"{r['latency'][m]['p50_ms']:.2f} / {r['latency'][m]['p99_ms']:.2f}" for m in MODES)
@@ -240,6 +287,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(HERE, "..", "benches"))
     parser.add_argument("--merge", action="store_true", help="keep --out's rows of the sizes not measured now")
     parser.add_argument("--serve-only", action="store_true", help="re-measure serving only (see above)")
+    parser.add_argument("--memory-limit-mb", type=int, help="build inside a cgroup-v1 memory group of this size (root)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",")]

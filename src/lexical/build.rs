@@ -15,7 +15,9 @@ use crate::corpus::Document;
 use crate::error::{Error, IoContext, Result};
 use crate::passage::Passage;
 
-const WRITER_MEMORY_BYTES: usize = 200_000_000;
+/// Each writer's indexing arena (two writers a build): what it fills is flushed
+/// as a segment, so this bounds the build's lexical memory at any corpus size.
+const WRITER_MEMORY_BYTES: usize = 64_000_000;
 
 fn create(dir: &Path) -> Result<(IndexWriter, LexicalFields)> {
     std::fs::create_dir_all(dir).at(dir)?;

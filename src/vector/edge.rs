@@ -4,7 +4,7 @@
 
 use qdrant_edge::{
     AnyVariants, Condition, CreateIndex, DEFAULT_VECTOR_NAME, Distance, EdgeConfigBuilder, EdgeShard,
-    EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion, Match, NamedQuery, Payload,
+    EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion, Match, Memory, NamedQuery, Payload,
     PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations, PointOperations, PointStructPersisted,
     Prefetch, QueryEnum, QueryRequest, RetrieveRequest, ScoringQuery, SearchParams, UpdateOperation, VectorInternal,
     VectorStructInternal, VectorStructPersisted, WithPayloadInterface, WithVector,
@@ -33,9 +33,12 @@ fn fail(what: &str) -> impl Fn(qdrant_edge::OperationError) -> Unavailable + '_ 
 impl EdgeStore {
     /// Creates a new store with cosine distance and the payload indexes.
     pub(crate) fn create(path: &Path, dimension: usize, tuning: SearchTuning) -> Result<Self, Unavailable> {
-        let config = EdgeConfigBuilder::new()
-            .vector(DEFAULT_VECTOR_NAME, EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).build())
-            .build();
+        // The vectors live on disk (mmap, not preloaded), so a build holds in memory
+        // only what the kernel keeps cached, not every vector twice (the appendable
+        // segment's and the optimised one's). No WAL: a build that dies is discarded
+        // whole, and `finish` flushes before the generation is published.
+        let vectors = EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).memory(Memory::Cold).build();
+        let config = EdgeConfigBuilder::new().vector(DEFAULT_VECTOR_NAME, vectors).wal_enabled(false).build();
         let shard = EdgeShard::new(path, config).map_err(fail("create"))?;
         let indexes = KEYWORD_FIELDS
             .iter()

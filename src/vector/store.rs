@@ -28,8 +28,12 @@ impl SearchTuning {
     }
 }
 
-/// Payload fields, each with a payload index.
-pub(crate) const KEYWORD_FIELDS: &[&str] = &["passage_id", "document_id", "work", "language", "entity_ids"];
+/// The payload fields filters read, each with a payload index. `passage_id`
+/// and `document_id` are in the payload too but no filter reads them (points
+/// are fetched by id), so they have none: an index of a keyword unique to each
+/// point only costs memory (synthetic 300k passages: the build's peak anonymous
+/// memory 925 -> 661 MB without them).
+pub(crate) const KEYWORD_FIELDS: &[&str] = &["work", "language", "entity_ids"];
 pub(crate) const INTEGER_FIELDS: &[&str] = &["year"];
 
 /// The payload field holding a point's passage number in its generation (a
@@ -204,7 +208,7 @@ mod tests {
             entity_ids: vec!["concept.x".into()],
         };
         let payload = p.payload();
-        for field in KEYWORD_FIELDS.iter().chain(INTEGER_FIELDS) {
+        for field in KEYWORD_FIELDS.iter().chain(INTEGER_FIELDS).chain(&["passage_id", "document_id"]) {
             assert!(payload.contains_key(*field), "{field}");
         }
         assert_eq!(payload[NO_FIELD], serde_json::json!(7));
