@@ -217,6 +217,7 @@ fn stream(
             reused_sources.insert(doc.source.clone());
         }
         numbering.number(passages.iter_mut().flatten()).ok_or(crate::Error::TooManyPassages)?;
+        progress.chunked(passages.iter().map(Vec::len).sum());
         entity_links += passages.iter().flatten().map(|p| p.mentions.len()).sum::<usize>();
         for doc in &documents {
             analyzers.insert(doc.language.clone(), analyzer_name(&doc.language).to_owned());
@@ -231,7 +232,6 @@ fn stream(
         if let Some(sink) = &mut vectors {
             sink.add(&documents, &passages, &reused_documents, &|n| progress.embedded(n))?;
         }
-        progress.stored(passages.iter().map(Vec::len).sum());
         progress.advance(batch.bytes);
     }
     let documents = batches.documents();
@@ -388,11 +388,11 @@ fn page_span(doc: &Document, start: usize, end: usize) -> Option<crate::passage:
 
 /// Progress on stderr; hidden with `--quiet` (and by indicatif when stderr is
 /// not a terminal). While the corpus streams, the bar is the share of its
-/// bytes read (so the estimate of the time left), and the message counts
-/// passages stored and embedded, with the embedding rate.
+/// bytes written (so the estimate of the time left), and the message counts
+/// passages chunked and embedded, with the embedding rate since the start.
 struct Progress {
     bar: ProgressBar,
-    stored: AtomicU64,
+    chunked: AtomicU64,
     embedded: AtomicU64,
     embedding: std::sync::atomic::AtomicBool,
     started: Instant,
@@ -403,7 +403,7 @@ impl Progress {
         let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
         Self {
             bar,
-            stored: AtomicU64::new(0),
+            chunked: AtomicU64::new(0),
             embedded: AtomicU64::new(0),
             embedding: false.into(),
             started: Instant::now(),
@@ -419,7 +419,7 @@ impl Progress {
     }
 
     fn start_stream(&self, total_bytes: u64, embedding: bool) {
-        let template = "{spinner} building [{bar:32}] {percent:>3}% of the corpus read, eta {eta} · {msg}";
+        let template = "{spinner} building [{bar:32}] {percent:>3}% of the corpus done, eta {eta} · {msg}";
         let style = ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
         self.bar.set_style(style.progress_chars("=> "));
         self.bar.set_length(total_bytes.max(1));
@@ -432,8 +432,8 @@ impl Progress {
         self.bar.inc(bytes);
     }
 
-    fn stored(&self, passages: usize) {
-        self.stored.fetch_add(passages as u64, Ordering::Relaxed);
+    fn chunked(&self, passages: usize) {
+        self.chunked.fetch_add(passages as u64, Ordering::Relaxed);
         self.show();
     }
 
@@ -443,14 +443,14 @@ impl Progress {
     }
 
     fn show(&self) {
-        let stored = self.stored.load(Ordering::Relaxed);
+        let chunked = self.chunked.load(Ordering::Relaxed);
         if !self.embedding.load(Ordering::Relaxed) {
-            self.bar.set_message(format!("{stored} passages"));
+            self.bar.set_message(format!("{chunked} passages"));
             return;
         }
         let embedded = self.embedded.load(Ordering::Relaxed);
         let rate = embedded as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
-        self.bar.set_message(format!("{stored} passages, {embedded} embedded ({rate:.1} passages/s)"));
+        self.bar.set_message(format!("{chunked} passages, {embedded} embedded ({rate:.1} passages/s)"));
     }
 
     fn suspend(&self, f: impl FnOnce()) {
