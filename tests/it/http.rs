@@ -246,7 +246,7 @@ fn sigterm_drains_the_call_in_flight_then_exits_0_and_the_log_has_the_labels() {
     let tmp = tempfile::tempdir().unwrap();
     let index = index_copy(tmp.path());
     let (file, tokens) = tokens_file(tmp.path(), &["alice", "bob"]);
-    let mut s = server(&index, &["--tokens", path(&file), "--drain-timeout", "20"]);
+    let mut s = server(&index, &["--tokens", path(&file), "--drain-timeout", "20", "--per-token-concurrency", "1"]);
     let mut alice = Session::open(s.addr, Some(&tokens[0]));
     let mut bob = Session::open(s.addr, Some(&tokens[1]));
     let answer = alice.call(1, "search_passages", json!({"query": "natural selection", "retrieval_mode": "lexical"}));
@@ -261,7 +261,14 @@ fn sigterm_drains_the_call_in_flight_then_exits_0_and_the_log_has_the_labels() {
     let headers = mcp_headers(Some(&tokens[0]), Some(&alice.id));
     in_flight.write_all(head(s.addr, "POST", "/mcp", &borrowed(&headers), call.len()).as_bytes()).unwrap();
     in_flight.write_all(&call.as_bytes()[..10]).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    // SIGTERM only once the call is admitted (a loaded machine may read its head late, and a
+    // head read after SIGTERM is refused, 503): Alice's one slot is then held, so a ping of hers
+    // is refused 429. Pings are no tool calls, so the query log does not count them.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while alice.post(PING).status != 429 {
+        assert!(Instant::now() < deadline, "the call in flight was never admitted");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let _ = std::process::Command::new("kill").args(["-TERM", &s.child.id().to_string()]).status();
     let deadline = Instant::now() + Duration::from_secs(10);
     while TcpStream::connect(s.addr).is_ok() {
