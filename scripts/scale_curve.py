@@ -89,6 +89,8 @@ def run_measured(argv, memory_limit_mb=None):
         peak_anon = max(peak_anon, anon_rss(proc.pid))
         time.sleep(0.5)
     reader.join()
+    if memory_limit_mb:
+        os.rmdir(group)  # empty once its one process has exited
     proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.monotonic() - started
     if proc.returncode != 0:

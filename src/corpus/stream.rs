@@ -61,17 +61,18 @@ impl<'a> Batches<'a> {
         }
         if let Some(reader) = &mut self.jsonl {
             let (before, mut text_bytes) = (reader.bytes, 0);
-            while batch.documents.len() < BATCH_DOCUMENTS && text_bytes < BATCH_TEXT_BYTES {
+            let mut ended = false;
+            while !ended && batch.documents.len() < BATCH_DOCUMENTS && text_bytes < BATCH_TEXT_BYTES {
                 match reader.next_document(&self.corpus.config)? {
                     Some(document) => {
                         text_bytes += document.text.len();
                         batch.documents.push(document);
                     }
-                    None => break,
+                    None => ended = true,
                 }
             }
             batch.bytes += reader.bytes - before;
-            if batch.documents.len() < BATCH_DOCUMENTS && text_bytes < BATCH_TEXT_BYTES {
+            if ended {
                 self.jsonl = None;
             }
         }
@@ -101,9 +102,9 @@ impl<'a> Batches<'a> {
             .par_iter()
             .map(|file| read_document_file(file, &self.corpus.config, &self.corpus.bibliography))
             .collect();
-        for (file, read) in files.iter().zip(read) {
+        for read in read {
             let FileRead { source, documents, note } = read?;
-            batch.bytes += std::fs::metadata(&file.path).map_or(0, |m| m.len());
+            batch.bytes += source.bytes;
             let skipped = matches!(note, Some(FileNote::Skipped { .. }));
             batch.notes.extend(note);
             if !skipped {

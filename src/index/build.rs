@@ -188,34 +188,31 @@ fn stream(
             continue;
         }
         store.add_sources(&batch.sources)?;
-        let unchanged: HashSet<&str> =
-            batch.sources.iter().filter(|s| reuse.unchanged(s)).map(|s| s.path.as_str()).collect();
-        let sha_of: HashMap<&str, &str> = batch.sources.iter().map(|s| (s.path.as_str(), s.sha256.as_str())).collect();
+        // The sha256 of each source unchanged since the serving generation.
+        let unchanged: HashMap<&str, &str> =
+            batch.sources.iter().filter(|s| reuse.unchanged(s)).map(|s| (s.path.as_str(), s.sha256.as_str())).collect();
         sources.extend(batch.sources.iter().cloned());
         let documents = batch.documents;
-        let mut passages: Vec<Vec<Passage>> = documents
+        // Each document's passages, and whether they are the serving generation's.
+        let chunked: Vec<(Vec<Passage>, bool)> = documents
             .par_iter()
             .map(|doc| {
-                let kept = match (unchanged.contains(doc.source.as_str()), sha_of.get(doc.source.as_str())) {
-                    (true, Some(sha256)) => reuse.passages(doc, sha256)?,
-                    _ => None,
+                let kept = match unchanged.get(doc.source.as_str()) {
+                    Some(sha256) => reuse.passages(doc, sha256)?,
+                    None => None,
                 };
+                let reused = kept.is_some();
                 let mut passages = kept.unwrap_or_else(|| chunk_document(doc, corpus));
                 for p in &mut passages {
                     p.mentions = linker.link(&p.text, &p.language);
                 }
-                Ok(passages)
+                Ok((passages, reused))
             })
             .collect::<Result<_>>()?;
-        let reused_documents: HashSet<&str> = documents
-            .iter()
-            .zip(&passages)
-            .filter(|(doc, ps)| !ps.is_empty() && unchanged.contains(doc.source.as_str()) && reuse.is_on())
-            .map(|(doc, _)| doc.id.as_str())
-            .collect();
-        for doc in documents.iter().filter(|d| reused_documents.contains(d.id.as_str())) {
-            reused_sources.insert(doc.source.clone());
-        }
+        let (mut passages, reused): (Vec<Vec<Passage>>, Vec<bool>) = chunked.into_iter().unzip();
+        let reused_documents: HashSet<&str> =
+            documents.iter().zip(&reused).filter(|(_, r)| **r).map(|(doc, _)| doc.id.as_str()).collect();
+        reused_sources.extend(documents.iter().zip(&reused).filter(|(_, r)| **r).map(|(doc, _)| doc.source.clone()));
         numbering.number(passages.iter_mut().flatten()).ok_or(crate::Error::TooManyPassages)?;
         progress.chunked(passages.iter().map(Vec::len).sum());
         entity_links += passages.iter().flatten().map(|p| p.mentions.len()).sum::<usize>();
@@ -316,10 +313,6 @@ impl<'a> Reuse<'a> {
             Ok(store) => Self { manifest: Some(manifest), store: Some(store) },
             Err(_) => none,
         }
-    }
-
-    fn is_on(&self) -> bool {
-        self.store.is_some()
     }
 
     /// Whether `source` is the file the serving generation was built from.

@@ -64,6 +64,9 @@ pub(crate) struct LexicalWriter {
     passage_fields: LexicalFields,
     documents: IndexWriter,
     document_fields: LexicalFields,
+    /// The document index's analyzer and stored term-count fields.
+    analyzer_field: tantivy::schema::Field,
+    terms_field: tantivy::schema::Field,
     sample: Sample,
     common: Option<CommonWords>,
     held: Vec<HeldPassage>,
@@ -80,17 +83,19 @@ impl LexicalWriter {
     pub(crate) fn create(passages_dir: &Path, documents_dir: &Path) -> Result<Self> {
         let (passages, passage_fields) = create(passages_dir)?;
         let (documents, document_fields) = create(documents_dir)?;
-        if document_fields.analyzer.is_none() || document_fields.terms.is_none() {
+        let (Some(analyzer_field), Some(terms_field)) = (document_fields.analyzer, document_fields.terms) else {
             return Err(Error::IndexCorrupt {
                 path: documents_dir.to_owned(),
                 reason: "document schema is missing fields".into(),
             });
-        }
+        };
         Ok(Self {
             passages,
             passage_fields,
             documents,
             document_fields,
+            analyzer_field,
+            terms_field,
             sample: Sample::default(),
             common: None,
             held: Vec::new(),
@@ -144,7 +149,6 @@ impl LexicalWriter {
     /// `no`, and its term counts stored for feedback.
     fn add_document(&mut self, doc: &Document, doc_passages: &[Passage]) -> Result<()> {
         let fields = &self.document_fields;
-        let (Some(analyzer_field), Some(terms_field)) = (fields.analyzer, fields.terms) else { return Ok(()) };
         if doc_passages.is_empty() {
             return Ok(());
         }
@@ -163,8 +167,8 @@ impl LexicalWriter {
         if let Some(field) = fields.text.get(analyzer) {
             tdoc.add_text(*field, &text);
         }
-        tdoc.add_text(analyzer_field, analyzer);
-        tdoc.add_text(terms_field, encode_counts(&counts));
+        tdoc.add_text(self.analyzer_field, analyzer);
+        tdoc.add_text(self.terms_field, encode_counts(&counts));
         self.documents.add_document(tdoc)?;
         Ok(())
     }

@@ -27,10 +27,11 @@ impl Fixture {
     fn fails(&self, corpus: &Path, needle: &str) -> String {
         let out = build(corpus, &self.index);
         assert_eq!(out.code, 1, "expected failure, got: {}{}", out.stdout, out.stderr);
-        // The error is the last thing said; warnings about files read before it may come first.
-        let error = out.stderr.rfind("error: ").map(|at| &out.stderr[at..]).unwrap_or_default();
-        assert!(out.stderr.starts_with("error: ") || out.stderr[..out.stderr.len() - error.len()].ends_with('\n'));
-        assert!(error.starts_with("error: ") && !error.trim_end().contains('\n'), "{}", out.stderr);
+        // Only warnings about files read before it may come before the error, which is the last line.
+        let lines: Vec<&str> = out.stderr.trim_end().lines().collect();
+        let (error, before) = lines.split_last().unwrap_or((&"", &[]));
+        assert!(error.starts_with("error: "), "{}", out.stderr);
+        assert!(before.iter().all(|l| l.starts_with("warning: ")), "{}", out.stderr);
         assert!(out.stderr.contains(needle), "expected {needle:?} in {}", out.stderr);
         assert_eq!(current_generation(&self.index), "gen-000001");
         assert_eq!(search_hits(&self.index, "natural selection", &[]), self.before);
