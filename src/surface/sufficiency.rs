@@ -155,8 +155,9 @@ signals! {
     /// they speak of someone else and are not evidence.
     namesake_n => NamesakeN,
     /// Evidence items holding the rarest key term the corpus holds together
-    /// with another key term: the corpus speaks of what is asked, so words
-    /// scattered over items are not read as its absence.
+    /// with other key terms, a third of the key weight or more: the corpus
+    /// speaks of what is asked, so words scattered over items are not read as
+    /// its absence.
     rarest_with_more_n => RarestWithMoreN,
 }
 
@@ -322,7 +323,7 @@ pub const RULES: &[Rule] = &[
             when(RarestWithMoreN, Cmp::Eq, 0),
         ],
         reason: "no evidence item holds half of the query's key-term weight together, none holds the rarest key \
-                 term the corpus holds with another, and no named entity is covered: the items match single \
+                 term the corpus holds with others making a third of it, and no named entity is covered: the items match single \
                  words, not the question",
     },
     Rule {
