@@ -97,6 +97,7 @@ fn bench(c: &mut Criterion) {
                         model: None,
                         strict: false,
                         embedding_sessions: None,
+                        lexical_backend: None,
                     })
                     .unwrap()
                 })

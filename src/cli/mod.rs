@@ -188,6 +188,10 @@ pub(crate) struct EvalArgs {
     /// Embedding model for the collection's index, by installed name (default: the BEIR default).
     #[arg(long)]
     pub(crate) model: Option<String>,
+    /// Where the index's lexical lane lives: `tantivy` or `qdrant` (sparse vectors beside the dense
+    /// ones); default: where the index's lane lives already, else tantivy.
+    #[arg(long, value_enum)]
+    pub(crate) lexical_backend: Option<crate::corpus::LexicalBackend>,
     /// Reorder each mode's fused top documents (`none` or `cross_encoder`).
     #[arg(long, value_parser = str::parse::<crate::rerank::Rerank>, default_value = "none")]
     pub(crate) rerank: crate::rerank::Rerank,
@@ -533,6 +537,7 @@ fn run_eval(args: EvalArgs) -> Result<()> {
         depth: args.depth,
         weights: args.weights,
         model: args.model,
+        lexical_backend: args.lexical_backend,
         rerank: args.rerank,
         rerank_depth: args.rerank_depth,
         quiet: args.quiet,
@@ -602,6 +607,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         model: args.model,
         strict: args.strict,
         embedding_sessions: args.embedding_sessions.map(usize::from),
+        lexical_backend: None,
     })?;
     println!("{}", render::build_summary(&summary));
     if summary.skipped > 0 {

@@ -23,6 +23,8 @@ pub(crate) struct CorpusConfig {
     pub(crate) limits: Limits,
     #[serde(default)]
     pub(crate) vector: super::VectorSettings,
+    #[serde(default)]
+    pub(crate) lexical: super::LexicalSettings,
 }
 
 /// A named, inclusive range of years used to group evidence diachronically.
@@ -108,6 +110,7 @@ impl CorpusConfig {
             chunking: Chunking::default(),
             limits: Limits::default(),
             vector: super::VectorSettings::default(),
+            lexical: super::LexicalSettings::default(),
         }
     }
 
@@ -147,6 +150,11 @@ impl CorpusConfig {
                 "[vector] model `{model}` is not a model name (letters, digits, `-`, `_`, `.`; \
                  `scripts/fetch_model.py --list` lists them)"
             ));
+        }
+        if self.lexical.backend == super::LexicalBackend::Qdrant && !self.vector.enabled {
+            return Err("[lexical] backend = \"qdrant\" keeps the lexical lane's sparse vectors beside the dense \
+                        ones in the vector store: it needs [vector] enabled = true"
+                .into());
         }
         let mut seen = std::collections::BTreeSet::new();
         for period in &self.periods {
@@ -212,6 +220,24 @@ mod tests {
             let err = CorpusConfig::parse(&text, Path::new("c")).unwrap_err().to_string();
             assert!(err.contains("is not a model name"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn the_lexical_backend_is_tantivy_or_qdrant_and_qdrant_needs_the_vector_store() {
+        let parse = |text: &str| CorpusConfig::parse(&format!("name = \"x\"\n{text}"), Path::new("c.toml"));
+        assert_eq!(parse("").unwrap().lexical.backend, super::super::LexicalBackend::Tantivy);
+        assert_eq!(
+            parse("[lexical]\nbackend = \"qdrant\"\n").unwrap().lexical.backend,
+            super::super::LexicalBackend::Qdrant
+        );
+        let err = parse("[lexical]\nbackend = \"solr\"\n").unwrap_err().to_string();
+        assert_eq!(err, "c.toml:3: invalid corpus.toml: unknown variant `solr`, expected `tantivy` or `qdrant`");
+        let err = parse("[lexical]\nbackend = \"qdrant\"\n[vector]\nenabled = false\n").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "c.toml: invalid corpus.toml: [lexical] backend = \"qdrant\" keeps the lexical lane's sparse vectors \
+             beside the dense ones in the vector store: it needs [vector] enabled = true"
+        );
     }
 
     #[test]

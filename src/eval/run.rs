@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::collection::Collection;
 use super::metrics::{mrr_at, ndcg_at, percentile, recall_at};
 use super::report::{ModeReport, QueryResult, Report};
+use crate::corpus::LexicalBackend;
 use crate::error::Result;
 use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{BuildOptions, BuildSummary, IndexDir, Manifest, build};
@@ -35,6 +36,8 @@ pub(crate) struct EvalOptions {
     pub(crate) weights: Vec<(crate::lane::Lane, f64)>,
     /// The embedding model the collection's index is built with (`None`: the default).
     pub(crate) model: Option<String>,
+    /// Where the index's lexical lane lives (`None`: tantivy, the default).
+    pub(crate) lexical_backend: Option<LexicalBackend>,
     /// What reorders each mode's fused top documents, and how many it reads.
     pub(crate) rerank: Rerank,
     pub(crate) rerank_depth: usize,
@@ -42,14 +45,15 @@ pub(crate) struct EvalOptions {
 }
 
 /// Builds (or incrementally reuses) the index of a BEIR collection, with the
-/// model asked for, else the model the index already has: an eval measures
-/// the index it is given, and a BEIR directory's default model would
+/// model and lexical backend asked for, else those the index already has: an
+/// eval measures the index it is given, and a BEIR directory's defaults would
 /// otherwise re-embed an index built with `--model` into another one.
 pub(super) fn build_collection_index(
     collection: &Path,
     index: &Path,
     models_dir: Option<PathBuf>,
     model: Option<String>,
+    lexical_backend: Option<LexicalBackend>,
     quiet: bool,
 ) -> Result<BuildSummary> {
     build(&BuildOptions {
@@ -60,8 +64,16 @@ pub(super) fn build_collection_index(
         model: model.or_else(|| installed_model_of(index, models_dir.as_deref())),
         strict: false,
         embedding_sessions: None,
+        lexical_backend: lexical_backend.or_else(|| lexical_backend_of(index)),
         models_dir,
     })
+}
+
+/// Where the serving generation's lexical lane lives, if there is one.
+fn lexical_backend_of(index: &Path) -> Option<LexicalBackend> {
+    let generation = IndexDir::open(index).ok()?.current().ok()??;
+    let manifest = Manifest::read(&generation.manifest_path()).ok()?;
+    Some(if manifest.lexical_sparse.is_some() { LexicalBackend::Qdrant } else { LexicalBackend::Tantivy })
 }
 
 /// The embedding model of the index's serving generation, if it has one and
@@ -81,6 +93,7 @@ pub(crate) fn evaluate(options: &EvalOptions) -> Result<Report> {
         &options.index,
         options.models_dir.clone(),
         options.model.clone(),
+        options.lexical_backend,
         options.quiet,
     )?;
     let searcher = Reader::open(&options.index, options.models_dir.as_deref())?;

@@ -119,7 +119,7 @@ pub(crate) struct VerdictOptions {
 /// Asks every question and reports the figures.
 pub(crate) fn evaluate(options: &VerdictOptions) -> Result<VerdictReport> {
     if let Some(collection) = &options.collection {
-        build_collection_index(collection, &options.index, options.models_dir.clone(), None, options.quiet)?;
+        build_collection_index(collection, &options.index, options.models_dir.clone(), None, None, options.quiet)?;
     }
     let index = Reader::open(&options.index, options.models_dir.as_deref())?;
     let questions = |dir: &Path| -> Result<Collection> {

@@ -35,6 +35,8 @@ pub struct BuildOptions {
     /// How many embedding sessions run at once (default: one per core, at most
     /// `vector::MAX_SESSIONS`); the vectors are the same whatever the number.
     pub embedding_sessions: Option<usize>,
+    /// Where the lexical lane's BM25 statistics live, replacing corpus.toml's choice.
+    pub lexical_backend: Option<crate::corpus::LexicalBackend>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +70,9 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
         }
         corpus.config.vector.model = Some(model.clone());
     }
+    if let Some(backend) = options.lexical_backend {
+        corpus.config.lexical.backend = backend;
+    }
     // The serving generation, read once: unchanged sources reuse its passages and vectors.
     let previous = index.current()?.and_then(|g| Manifest::read(&g.manifest_path()).ok().map(|m| (m, g)));
     let staging = index.begin()?;
@@ -85,7 +90,18 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
     }
     failpoint::pause("after-vectors");
 
-    let Streamed { counts, sources, analyzers, reused_sources, vector, vector_skipped, skipped, warned, .. } = streamed;
+    let Streamed {
+        counts,
+        sources,
+        analyzers,
+        reused_sources,
+        vector,
+        vector_skipped,
+        lexical_sparse,
+        skipped,
+        warned,
+        ..
+    } = streamed;
     let manifest = Manifest {
         format: MANIFEST_FORMAT,
         generation: staging.generation.name.clone(),
@@ -100,6 +116,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildSummary> {
         reused_sources,
         vector: vector.clone(),
         vector_skipped: vector_skipped.clone(),
+        lexical_sparse,
         built_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         build_seconds: started.elapsed().as_secs_f64(),
         files: super::files::record(&files.path)?,
@@ -134,6 +151,7 @@ struct Streamed {
     default_language: String,
     vector: Option<VectorManifest>,
     vector_skipped: Option<String>,
+    lexical_sparse: Option<crate::lexical::SparseManifest>,
     skipped: usize,
     warned: usize,
 }
@@ -248,12 +266,13 @@ fn stream(
     store.finish(corpus)?;
     lexical.finish()?;
     failpoint::pause("after-lexical");
-    let vector = match vectors {
+    let (vector, lexical_sparse) = match vectors {
         Some(sink) => {
             progress.stage("building the vector index");
-            Some(sink.finish()?)
+            let (vector, sparse) = sink.finish()?;
+            (Some(vector), sparse)
         }
-        None => None,
+        None => (None, None),
     };
     Ok(Streamed {
         counts: Counts {
@@ -270,6 +289,7 @@ fn stream(
         default_language,
         vector,
         vector_skipped,
+        lexical_sparse,
         skipped,
         warned: notes.len() - skipped,
     })

@@ -26,6 +26,10 @@ pub(crate) struct Manifest {
     /// The vector lane of this generation, or why it was skipped.
     pub(crate) vector: Option<crate::vector::VectorManifest>,
     pub(crate) vector_skipped: Option<String>,
+    /// Set when each vector point also holds the lexical lane's BM25 weights
+    /// (`[lexical] backend = "qdrant"`): the lexical lane then searches them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) lexical_sparse: Option<crate::lexical::SparseManifest>,
     pub(crate) built_at: String,
     pub(crate) build_seconds: f64,
     /// Every file of the generation but this manifest: length and sha256

@@ -8,8 +8,9 @@ use std::time::Instant;
 
 use super::layout::Generation;
 use super::manifest::Manifest;
-use crate::corpus::{Corpus, Document};
+use crate::corpus::{Corpus, Document, LexicalBackend};
 use crate::error::{Error, Result};
+use crate::lexical::{PassageTerms, SparseManifest, Weigher};
 use crate::passage::Passage;
 use crate::vector::{
     Backend, EdgeStore, Embedder, SearchTuning, ServerStore, Unavailable, VectorManifest, VectorPoint, VectorStore,
@@ -29,6 +30,8 @@ pub(crate) struct VectorSink<'a> {
     url: Option<String>,
     /// The previous generation's store, when its vectors can be reused.
     previous: Option<Box<dyn VectorStore>>,
+    /// The lexical lane's BM25 weights, when they live in this store (`[lexical] backend = "qdrant"`).
+    weigher: Option<Weigher<VectorPoint>>,
     points: usize,
     embedded: usize,
     reused: usize,
@@ -77,24 +80,31 @@ impl<'a> VectorSink<'a> {
             Ok(embedder) => embedder,
             // A model the corpus names must be there; without the default model
             // the index is still built, lexical only, and says why.
-            Err(reason) if settings.model.is_some() => return Err(Error::ModelNotInstalled(reason.0)),
+            // So must the default model when the lexical lane's weights live in the vector store.
+            Err(reason)
+                if settings.model.is_some() || inputs.corpus.config.lexical.backend == LexicalBackend::Qdrant =>
+            {
+                return Err(Error::ModelNotInstalled(reason.0));
+            }
             Err(reason) => return Ok(Err(reason.0)),
         };
         let info = embedder.info().clone();
         // A build never searches its store: the tuning is the reader's business.
         let tuning = SearchTuning::for_points(settings.hnsw_ef, 0);
+        let sparse = inputs.corpus.config.lexical.backend == LexicalBackend::Qdrant;
         let (store, collection, url): (Box<dyn VectorStore>, Option<String>, Option<String>) = match settings.backend {
             Backend::Embedded => (
                 Box::new(
-                    EdgeStore::create(&inputs.staging.join("vectors"), info.dimension, tuning).map_err(lane_error)?,
+                    EdgeStore::create(&inputs.staging.join("vectors"), info.dimension, sparse, tuning)
+                        .map_err(lane_error)?,
                 ),
                 None,
                 None,
             ),
             Backend::Qdrant => {
                 let collection = server_collection(&settings.collection, inputs.generation);
-                let store =
-                    ServerStore::create(&settings.url, &collection, info.dimension, tuning).map_err(lane_error)?;
+                let store = ServerStore::create(&settings.url, &collection, info.dimension, sparse, tuning)
+                    .map_err(lane_error)?;
                 (Box::new(store), Some(collection), Some(settings.url.clone()))
             }
         };
@@ -123,6 +133,7 @@ impl<'a> VectorSink<'a> {
             collection,
             url,
             previous,
+            weigher: sparse.then(Weigher::default),
             points: 0,
             embedded: 0,
             reused: 0,
@@ -143,6 +154,15 @@ impl<'a> VectorSink<'a> {
         let all: Vec<(&Passage, &Document)> =
             documents.iter().zip(passages).flat_map(|(doc, ps)| ps.iter().map(move |p| (p, doc))).collect();
         self.points += all.len();
+        // Analysed once, here in corpus order (the order the weigher's averages are taken in).
+        let mut terms: HashMap<&str, PassageTerms> = HashMap::new();
+        if let Some(weigher) = &mut self.weigher {
+            for (p, doc) in &all {
+                let analysed = PassageTerms::new(&p.text, doc.title.as_deref(), &p.language);
+                weigher.observe(&analysed);
+                terms.insert(p.id.as_str(), analysed);
+            }
+        }
         let mut copied = HashMap::new();
         if let Some(old) = &self.previous {
             let ids: Vec<String> = all
@@ -154,19 +174,15 @@ impl<'a> VectorSink<'a> {
                 copied.extend(old.vectors(chunk).map_err(lane_error)?);
             }
         }
-        let mut pending: Vec<VectorPoint> = Vec::with_capacity(UPSERT_CHUNK);
+        let mut outbox = Outbox { store: self.store.as_ref(), weigher: self.weigher.as_mut(), pending: Vec::new() };
         let mut to_embed: Vec<(&Passage, &Document)> = Vec::new();
         for &(p, doc) in &all {
             match copied.remove(&p.id) {
                 Some(vector) => {
-                    pending.push(point(p, doc, vector));
+                    outbox.push(point(p, doc, vector), terms.remove(p.id.as_str())).map_err(lane_error)?;
                     self.reused += 1;
                 }
                 None => to_embed.push((p, doc)),
-            }
-            if pending.len() >= UPSERT_CHUNK {
-                self.store.upsert(&pending).map_err(lane_error)?;
-                pending.clear();
             }
         }
         // Batches pad to their longest text, so embedding texts of similar length
@@ -175,16 +191,11 @@ impl<'a> VectorSink<'a> {
         let batch = self.settings.batch_size.max(1);
         let chunks: Vec<&[(&Passage, &Document)]> = to_embed.chunks(batch).collect();
         let started = Instant::now();
-        let store = &self.store;
         let mut add = |chunk: &&[(&Passage, &Document)], vectors: Vec<Vec<f32>>| {
             for ((p, doc), vector) in chunk.iter().zip(vectors) {
-                pending.push(point(p, doc, vector));
+                outbox.push(point(p, doc, vector), terms.remove(p.id.as_str()))?;
             }
             progress(chunk.len() as u64);
-            if pending.len() >= UPSERT_CHUNK {
-                store.upsert(&pending)?;
-                pending.clear();
-            }
             Ok(())
         };
         match self.settings.synthetic_seed {
@@ -203,18 +214,28 @@ impl<'a> VectorSink<'a> {
                 self.embedder.embed_batches_in_order(&chunks, texts_of, batch, add).map_err(lane_error)?;
             }
         }
-        if !pending.is_empty() {
-            self.store.upsert(&pending).map_err(lane_error)?;
-        }
+        outbox.flush().map_err(lane_error)?;
         self.embedded += to_embed.len();
         self.embedding_seconds += started.elapsed().as_secs_f64();
         Ok(())
     }
 
-    /// Finishes the store (the embedded store builds its HNSW graph here) and describes it.
-    pub(crate) fn finish(self) -> Result<VectorManifest> {
+    /// Finishes the store (the embedded store builds its HNSW graph here) and
+    /// describes it, and the lexical lane's weighting when its weights are there.
+    pub(crate) fn finish(self) -> Result<(VectorManifest, Option<SparseManifest>)> {
+        let lexical = match self.weigher {
+            Some(weigher) => {
+                let (rest, weighting) = weigher.finish();
+                let rest: Vec<VectorPoint> = rest.into_iter().map(with_sparse).collect();
+                for chunk in rest.chunks(UPSERT_CHUNK) {
+                    self.store.upsert(chunk).map_err(lane_error)?;
+                }
+                Some(weighting)
+            }
+            None => None,
+        };
         self.store.finish().map_err(lane_error)?;
-        Ok(VectorManifest {
+        let vector = VectorManifest {
             model: self.info.name,
             model_id: self.info.model_id,
             dimension: self.info.dimension,
@@ -228,7 +249,44 @@ impl<'a> VectorSink<'a> {
             reused: self.reused,
             embedding_seconds: self.embedding_seconds,
             synthetic_seed: self.settings.synthetic_seed,
-        })
+        };
+        Ok((vector, lexical))
+    }
+}
+
+fn with_sparse((mut point, sparse): (VectorPoint, crate::vector::SparseVector)) -> VectorPoint {
+    point.sparse = Some(sparse);
+    point
+}
+
+/// Points on their way to the store, `UPSERT_CHUNK` at a time; given their
+/// BM25 weights first when the lexical lane lives there too.
+struct Outbox<'s> {
+    store: &'s dyn VectorStore,
+    weigher: Option<&'s mut Weigher<VectorPoint>>,
+    pending: Vec<VectorPoint>,
+}
+
+impl Outbox<'_> {
+    fn push(&mut self, point: VectorPoint, terms: Option<PassageTerms>) -> std::result::Result<(), Unavailable> {
+        match (&mut self.weigher, terms) {
+            (Some(weigher), Some(terms)) => {
+                self.pending.extend(weigher.push(point, terms).into_iter().map(with_sparse))
+            }
+            _ => self.pending.push(point),
+        }
+        if self.pending.len() >= UPSERT_CHUNK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::result::Result<(), Unavailable> {
+        if !self.pending.is_empty() {
+            self.store.upsert(&self.pending)?;
+            self.pending.clear();
+        }
+        Ok(())
     }
 }
 
@@ -237,6 +295,7 @@ fn point(p: &Passage, doc: &Document, vector: Vec<f32>) -> VectorPoint {
         passage_id: p.id.clone(),
         no: p.no,
         vector,
+        sparse: None,
         document_id: doc.id.clone(),
         work: doc.work.clone(),
         year: doc.year,

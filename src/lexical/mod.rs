@@ -13,6 +13,7 @@ mod highlight;
 mod occurrences;
 mod pair_phrase;
 mod query;
+mod sparse;
 mod variants;
 
 pub(crate) use analyzers::{ANALYZERS, analyzer_name, analyzer_names, analyzer_slot};
@@ -20,6 +21,7 @@ pub(crate) use build::LexicalWriter;
 pub(crate) use highlight::{KnownTerms, analyse_passage};
 pub(crate) use occurrences::{Occurrences, Returned};
 pub(crate) use query::{AnalysedQuery, word_terms};
+pub(crate) use sparse::{PassageTerms, SparseManifest, Weigher, query_vector as sparse_query_vector};
 
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::TopDocs;
@@ -143,6 +145,12 @@ impl LexicalIndex {
         let scored =
             top.into_iter().filter_map(|(score, address)| Some((part.numbers_of(address).next()?, score))).collect();
         Ok(LaneHits::from_scored(Lane::Lexical, scored))
+    }
+
+    /// The analyzers the lexical lane searches `query` under (a sparse lexical
+    /// lane asks too, so both backends search the same languages).
+    pub(crate) fn languages_for(&self, query: &AnalysedQuery, filters: &Filters) -> Vec<&'static str> {
+        query::plausible_languages(&self.passages.reader.searcher(), &self.passages.fields, query, filters)
     }
 
     /// Whether the generation has the feedback lane's document index.

@@ -18,7 +18,7 @@ use crate::passage::PassageNo;
 const PROXIMITY_BOOST: f32 = 2.0;
 /// Title matches count less than text matches: a title is shared by every
 /// passage of its document.
-const TITLE_BOOST: f32 = 0.5;
+pub(super) const TITLE_BOOST: f32 = 0.5;
 
 /// (position, term) pairs of `text` under an analyzer.
 pub(super) fn analyze(analyzer_name: &str, text: &str) -> Vec<(usize, String)> {

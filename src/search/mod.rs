@@ -17,7 +17,7 @@ use crate::fusion::{FusionMethod, WeightedLane, fuse};
 use crate::index::{Damage, Generation, IndexDir, Manifest, check_lengths};
 use crate::lane::Filters;
 use crate::lane::{Lane, LaneHits};
-use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned};
+use crate::lexical::{KnownTerms, LexicalIndex, Occurrences, Returned, sparse_query_vector};
 use crate::passage::PassageNo;
 use crate::rerank::{DEFAULT_RERANK_DEPTH, Rerank};
 use crate::routing::{QuerySignals, RetrievalMode, Route, route};
@@ -25,7 +25,8 @@ use crate::stage;
 use crate::store::{LinkFilter, PassageRow, PeriodRow, SourceRow, Store};
 use crate::text::Mention;
 use crate::vector::{
-    Embedder, ModelInfo, PointNumbers, VectorFilter, VectorStore, default_models_dir, open_store, vector_lane,
+    Embedder, ModelInfo, PointNumbers, VectorFilter, VectorStore, default_models_dir, open_store, sparse_lexical_lane,
+    vector_lane,
 };
 use deferred::Deferred;
 use std::collections::BTreeMap;
@@ -187,6 +188,15 @@ fn point_numbers(store_path: &Path) -> std::result::Result<PointNumbers, String>
         "the passage table could not be read (see the server log)".to_owned()
     })?;
     Ok(PointNumbers::new(&ids))
+}
+
+fn vector_filter(filters: &Filters) -> VectorFilter {
+    VectorFilter {
+        language: filters.language.clone(),
+        work: filters.work.clone(),
+        entity_ids: filters.entities.clone(),
+        years: filters.years,
+    }
 }
 
 fn link_filter(filters: &Filters) -> LinkFilter<'_> {
@@ -410,20 +420,45 @@ impl Reader {
     fn lane(&self, lane: Lane, input: &LaneInput<'_>) -> Result<LaneHits> {
         let LaneInput { query, terms, entities, filters, allowed, depth } = *input;
         match lane {
-            Lane::Lexical => self.lexical.search(&terms.analysed, filters, allowed, depth),
+            Lane::Lexical => match self.sparse_lexical() {
+                Some(lane) => {
+                    let vector =
+                        sparse_query_vector(&terms.analysed, &self.lexical.languages_for(&terms.analysed, filters));
+                    sparse_lexical_lane(lane.store.as_ref(), &lane.numbers, vector, vector_filter(filters), depth)
+                        .map_err(|e| Error::VectorLaneUnavailable(e.0))
+                }
+                None => self.lexical.search(&terms.analysed, filters, allowed, depth),
+            },
             Lane::Feedback => self.lexical.feedback_search(&terms.analysed, filters, allowed, depth),
             Lane::Exact => exact::search(&self.store, &self.lexical, input),
             Lane::Entity => entity::search(&self.store, entities, &link_filter(filters), allowed, depth),
             Lane::Vector => {
                 let lane = self.vector.get().map_err(|reason| Error::VectorLaneUnavailable(reason.to_owned()))?;
-                let filter = VectorFilter {
-                    language: filters.language.clone(),
-                    work: filters.work.clone(),
-                    entity_ids: filters.entities.clone(),
-                    years: filters.years,
-                };
-                vector_lane(&lane.embedder, lane.store.as_ref(), &lane.numbers, query, &terms.parsed, filter, depth)
-                    .map_err(|e| Error::VectorLaneUnavailable(e.0))
+                vector_lane(
+                    &lane.embedder,
+                    lane.store.as_ref(),
+                    &lane.numbers,
+                    query,
+                    &terms.parsed,
+                    vector_filter(filters),
+                    depth,
+                )
+                .map_err(|e| Error::VectorLaneUnavailable(e.0))
+            }
+        }
+    }
+
+    /// The vector store, when the lexical lane's BM25 weights live in it
+    /// (`[lexical] backend = "qdrant"`). A store that cannot be loaded leaves
+    /// the lexical lane to the tantivy index every generation also has, as
+    /// the server log says.
+    fn sparse_lexical(&self) -> Option<&VectorLane> {
+        self.manifest.lexical_sparse?;
+        match self.vector.get() {
+            Ok(lane) => Some(lane),
+            Err(reason) => {
+                tracing::warn!(%reason, "the lexical lane's sparse vectors are unavailable; searching the tantivy index");
+                None
             }
         }
     }

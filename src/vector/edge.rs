@@ -4,17 +4,19 @@
 
 use qdrant_edge::{
     AnyVariants, Condition, CreateIndex, DEFAULT_VECTOR_NAME, Distance, EdgeConfigBuilder, EdgeShard,
-    EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion, Match, Memory, NamedQuery, Payload,
-    PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations, PointOperations, PointStructPersisted,
-    Prefetch, QueryEnum, QueryRequest, RetrieveRequest, ScoringQuery, SearchParams, UpdateOperation, VectorInternal,
-    VectorStructInternal, VectorStructPersisted, WithPayloadInterface, WithVector,
+    EdgeSparseVectorParamsBuilder, EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion,
+    Match, Memory, Modifier, NamedQuery, Payload, PayloadFieldSchema, PayloadSchemaType, PointId,
+    PointInsertOperations, PointOperations, PointStructPersisted, Prefetch, QueryEnum, QueryRequest, RetrieveRequest,
+    ScoringQuery, SearchParams, UpdateOperation, VectorInternal, VectorPersisted, VectorStructInternal,
+    VectorStructPersisted, WithPayloadInterface, WithVector,
 };
 use std::collections::HashMap;
 use std::path::Path;
 
 use super::private_copy::PrivateCopy;
 use super::store::{
-    INTEGER_FIELDS, KEYWORD_FIELDS, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id,
+    INTEGER_FIELDS, KEYWORD_FIELDS, SPARSE_VECTOR_NAME, SearchTuning, SparseQuery, SparseVector, VectorFilter,
+    VectorPoint, VectorQuery, VectorStore, point_id,
 };
 use super::unavailable::Unavailable;
 
@@ -31,14 +33,26 @@ fn fail(what: &str) -> impl Fn(qdrant_edge::OperationError) -> Unavailable + '_ 
 }
 
 impl EdgeStore {
-    /// Creates a new store with cosine distance and the payload indexes.
-    pub(crate) fn create(path: &Path, dimension: usize, tuning: SearchTuning) -> Result<Self, Unavailable> {
+    /// Creates a new store with cosine distance and the payload indexes, and
+    /// with `sparse`, the lexical lane's sparse vectors (IDF modifier).
+    pub(crate) fn create(
+        path: &Path,
+        dimension: usize,
+        sparse: bool,
+        tuning: SearchTuning,
+    ) -> Result<Self, Unavailable> {
         // The vectors live on disk (mmap, not preloaded), so a build holds in memory
         // only what the kernel keeps cached, not every vector twice (the appendable
         // segment's and the optimised one's). No WAL: a build that dies is discarded
         // whole, and `finish` flushes before the generation is published.
         let vectors = EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).memory(Memory::Cold).build();
-        let config = EdgeConfigBuilder::new().vector(DEFAULT_VECTOR_NAME, vectors).wal_enabled(false).build();
+        let mut config = EdgeConfigBuilder::new().vector(DEFAULT_VECTOR_NAME, vectors).wal_enabled(false);
+        if sparse {
+            // Like the dense vectors: on disk, read through the page cache.
+            let params = EdgeSparseVectorParamsBuilder::new().modifier(Modifier::Idf).memory(Memory::Cold).build();
+            config = config.sparse_vector(SPARSE_VECTOR_NAME, params);
+        }
+        let config = config.build();
         let shard = EdgeShard::new(path, config).map_err(fail("create"))?;
         let indexes = KEYWORD_FIELDS
             .iter()
@@ -94,6 +108,28 @@ fn nearest(vector: &[f32]) -> ScoringQuery {
     ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery { query: VectorInternal::from(vector.to_vec()), using: None }))
 }
 
+fn sparse_nearest(vector: &SparseVector) -> Result<ScoringQuery, Unavailable> {
+    let sparse = qdrant_edge::SparseVector::new(vector.indices.clone(), vector.values.clone())
+        .map_err(|e| Unavailable(format!("embedded vector store: bad sparse query ({e})")))?;
+    Ok(ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery {
+        query: VectorInternal::Sparse(sparse),
+        using: Some(SPARSE_VECTOR_NAME.to_owned()),
+    })))
+}
+
+/// A point's vectors: the dense one alone, or named beside its sparse one.
+fn stored_vectors(point: &VectorPoint) -> Result<VectorStructPersisted, Unavailable> {
+    let Some(sparse) = &point.sparse else {
+        return Ok(VectorStructPersisted::from(VectorStructInternal::Single(point.vector.clone())));
+    };
+    let sparse = qdrant_edge::SparseVector::new(sparse.indices.clone(), sparse.values.clone())
+        .map_err(|e| Unavailable(format!("embedded vector store: bad sparse vector ({e})")))?;
+    Ok(VectorStructPersisted::Named(HashMap::from([
+        (DEFAULT_VECTOR_NAME.to_owned(), VectorPersisted::Dense(point.vector.clone())),
+        (SPARSE_VECTOR_NAME.to_owned(), VectorPersisted::Sparse(sparse)),
+    ])))
+}
+
 fn dense(vector: Option<VectorStructInternal>) -> Option<Vec<f32>> {
     match vector? {
         VectorStructInternal::Single(v) => Some(v),
@@ -109,16 +145,31 @@ fn passage_id_of(payload: Option<&Payload>) -> Option<String> {
     payload?.0.get("passage_id")?.as_str().map(str::to_owned)
 }
 
+impl EdgeStore {
+    fn scored(&self, request: QueryRequest) -> Result<Vec<(u64, f32)>, Unavailable> {
+        let points = self.shard.query(request).map_err(fail("query"))?;
+        Ok(points
+            .into_iter()
+            .filter_map(|p| match p.id {
+                PointId::NumId(id) => Some((id, p.score)),
+                PointId::Uuid(_) => None,
+            })
+            .collect())
+    }
+}
+
 impl VectorStore for EdgeStore {
     fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable> {
         let points = points
             .iter()
-            .map(|p| PointStructPersisted {
-                id: PointId::NumId(point_id(&p.passage_id)),
-                vector: VectorStructPersisted::from(VectorStructInternal::Single(p.vector.clone())),
-                payload: Some(Payload(p.payload())),
+            .map(|p| {
+                Ok(PointStructPersisted {
+                    id: PointId::NumId(point_id(&p.passage_id)),
+                    vector: stored_vectors(p)?,
+                    payload: Some(Payload(p.payload())),
+                })
             })
-            .collect();
+            .collect::<Result<_, Unavailable>>()?;
         self.shard
             .update(UpdateOperation::PointOperation(PointOperations::UpsertPoints(PointInsertOperations::PointsList(
                 points,
@@ -160,14 +211,18 @@ impl VectorStore for EdgeStore {
                 request.query = Some(ScoringQuery::Fusion(Fusion::Rrf { k: 60, weights: None }));
             }
         }
-        let points = self.shard.query(request).map_err(fail("query"))?;
-        Ok(points
-            .into_iter()
-            .filter_map(|p| match p.id {
-                PointId::NumId(id) => Some((id, p.score)),
-                PointId::Uuid(_) => None,
-            })
-            .collect())
+        self.scored(request)
+    }
+
+    fn sparse_search(&self, query: &SparseQuery) -> Result<Vec<(u64, f32)>, Unavailable> {
+        if query.vector.indices.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut request = QueryRequest::new(query.limit);
+        request.with_payload = WithPayloadInterface::Bool(false);
+        request.query = Some(sparse_nearest(&query.vector)?);
+        request.filter = to_filter(&query.filter)?;
+        self.scored(request)
     }
 
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable> {

@@ -1,8 +1,9 @@
 //! The vector lane: embed the query (and each quoted phrase), search the store
-//! with the request's filters, return a ranked list of passage numbers.
+//! with the request's filters, return a ranked list of passage numbers; and
+//! the lexical lane's search when its sparse vectors live in the same store.
 
 use super::embedder::Embedder;
-use super::store::{PointNumbers, VectorFilter, VectorQuery, VectorStore};
+use super::store::{PointNumbers, SparseQuery, SparseVector, VectorFilter, VectorQuery, VectorStore};
 use super::unavailable::Unavailable;
 use crate::lane::ParsedQuery;
 use crate::lane::{Lane, LaneHits};
@@ -32,4 +33,18 @@ pub(crate) fn search(
     let _stage = crate::stage::enter("vector.store");
     let scored = store.search(&VectorQuery { vectors, filter, limit: depth.max(1) })?;
     Ok(LaneHits::from_scored(Lane::Vector, numbers.rank(scored)))
+}
+
+/// The lexical lane when its BM25 weights live in the store beside the
+/// vectors (`[lexical] backend = "qdrant"`): the query's terms as a sparse vector.
+pub(crate) fn sparse_search(
+    store: &dyn VectorStore,
+    numbers: &PointNumbers,
+    vector: SparseVector,
+    filter: VectorFilter,
+    depth: usize,
+) -> Result<LaneHits, Unavailable> {
+    let _stage = crate::stage::enter("lexical.store");
+    let scored = store.sparse_search(&SparseQuery { vector, filter, limit: depth.max(1) })?;
+    Ok(LaneHits::from_scored(Lane::Lexical, numbers.rank(scored)))
 }

@@ -22,13 +22,15 @@ mod unavailable;
 pub(crate) use crate::corpus::Backend;
 pub(crate) use edge::EdgeStore;
 pub use embedder::{Embedder, MAX_SESSIONS};
-pub(crate) use lane::search as vector_lane;
+pub(crate) use lane::{search as vector_lane, sparse_search as sparse_lexical_lane};
 pub(crate) use open::open_store;
 pub use runtime::default_models_dir;
 pub(crate) use runtime::{ModelInfo, ModelKind};
 pub use server::ServerStore;
 pub(crate) use settings::VectorManifest;
 pub(crate) use store::PointNumbers;
-pub use store::{SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
+pub use store::{
+    SearchTuning, SparseQuery, SparseVector, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id,
+};
 pub(crate) use synthetic::unit_vector as synthetic_vector;
 pub use unavailable::Unavailable;

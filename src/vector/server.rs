@@ -8,15 +8,16 @@ use qdrant_client::qdrant::point_id::PointIdOptions;
 use qdrant_client::qdrant::value::Kind;
 use qdrant_client::qdrant::{
     Condition, CountPointsBuilder, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder, Distance, FieldType,
-    Filter, Fusion, GetPointsBuilder, PointId, PointStruct, PrefetchQueryBuilder, Query, QueryPointsBuilder,
-    SearchParamsBuilder, UpsertPointsBuilder, Value, VectorParamsBuilder, VectorsOutput,
+    Filter, Fusion, GetPointsBuilder, Modifier, NamedVectors, PointId, PointStruct, PrefetchQueryBuilder, Query,
+    QueryPointsBuilder, SearchParamsBuilder, SparseVectorParamsBuilder, SparseVectorsConfigBuilder,
+    UpsertPointsBuilder, Value, Vector, VectorInput, VectorParamsBuilder, VectorsOutput,
 };
 use std::collections::HashMap;
 
 use super::settings::API_KEY_VARIABLE;
 use super::store::{
-    INTEGER_FIELDS, KEYWORD_FIELDS, NO_FIELD, SearchTuning, VectorFilter, VectorPoint, VectorQuery, VectorStore,
-    point_id,
+    INTEGER_FIELDS, KEYWORD_FIELDS, NO_FIELD, SPARSE_VECTOR_NAME, SearchTuning, SparseQuery, VectorFilter, VectorPoint,
+    VectorQuery, VectorStore, point_id,
 };
 use super::unavailable::Unavailable;
 
@@ -51,18 +52,28 @@ impl ServerStore {
         Ok(Self { client, collection: collection.to_owned(), tuning, runtime })
     }
 
-    /// Creates the collection (cosine distance) and its payload indexes.
-    pub fn create(url: &str, collection: &str, dimension: usize, tuning: SearchTuning) -> Result<Self, Unavailable> {
+    /// Creates the collection (cosine distance) and its payload indexes, and
+    /// with `sparse`, the lexical lane's named sparse vectors (IDF modifier).
+    pub fn create(
+        url: &str,
+        collection: &str,
+        dimension: usize,
+        sparse: bool,
+        tuning: SearchTuning,
+    ) -> Result<Self, Unavailable> {
         let store = Self::connect(url, collection, tuning)?;
+        let mut create = CreateCollectionBuilder::new(collection)
+            .vectors_config(VectorParamsBuilder::new(dimension as u64, Distance::Cosine));
+        if sparse {
+            let mut config = SparseVectorsConfigBuilder::default();
+            config.add_named_vector_params(
+                SPARSE_VECTOR_NAME,
+                SparseVectorParamsBuilder::default().modifier(Modifier::Idf),
+            );
+            create = create.sparse_vectors_config(config);
+        }
         store.runtime.block_on(async {
-            store
-                .client
-                .create_collection(
-                    CreateCollectionBuilder::new(collection)
-                        .vectors_config(VectorParamsBuilder::new(dimension as u64, Distance::Cosine)),
-                )
-                .await
-                .map_err(fail("create collection"))?;
+            store.client.create_collection(create).await.map_err(fail("create collection"))?;
             let indexes = KEYWORD_FIELDS
                 .iter()
                 .map(|f| (*f, FieldType::Keyword))
@@ -145,17 +156,43 @@ fn passage_id_of(payload: &HashMap<String, Value>) -> Option<String> {
     }
 }
 
+/// A point's vectors: the dense one alone, or named beside its sparse one
+/// (the unnamed vector is named "" then).
+fn point_vectors(point: &VectorPoint) -> qdrant_client::qdrant::Vectors {
+    match &point.sparse {
+        None => point.vector.clone().into(),
+        Some(sparse) => NamedVectors::default()
+            .add_vector("", point.vector.clone())
+            .add_vector(SPARSE_VECTOR_NAME, Vector::new_sparse(sparse.indices.clone(), sparse.values.clone()))
+            .into(),
+    }
+}
+
 fn dense(vectors: Option<VectorsOutput>) -> Option<Vec<f32>> {
-    match vectors?.get_vector()? {
+    match vectors?.get_vector_by_name("")? {
         qdrant_client::qdrant::vector_output::Vector::Dense(d) => Some(d.data),
         _ => None,
+    }
+}
+
+impl ServerStore {
+    fn scored(&self, request: QueryPointsBuilder) -> Result<Vec<(u64, f32)>, Unavailable> {
+        let response = self.runtime.block_on(self.client.query(request)).map_err(fail("query"))?;
+        Ok(response
+            .result
+            .into_iter()
+            .filter_map(|p| match p.id?.point_id_options? {
+                PointIdOptions::Num(id) => Some((id, p.score)),
+                PointIdOptions::Uuid(_) => None,
+            })
+            .collect())
     }
 }
 
 impl VectorStore for ServerStore {
     fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable> {
         let points: Vec<PointStruct> =
-            points.iter().map(|p| PointStruct::new(point_id(&p.passage_id), p.vector.clone(), to_payload(p))).collect();
+            points.iter().map(|p| PointStruct::new(point_id(&p.passage_id), point_vectors(p), to_payload(p))).collect();
         self.runtime.block_on(async {
             self.client
                 .upsert_points(UpsertPointsBuilder::new(&self.collection, points).wait(true))
@@ -197,15 +234,23 @@ impl VectorStore for ServerStore {
                 request = request.query(Query::new_fusion(Fusion::Rrf));
             }
         }
-        let response = self.runtime.block_on(self.client.query(request)).map_err(fail("query"))?;
-        Ok(response
-            .result
-            .into_iter()
-            .filter_map(|p| match p.id?.point_id_options? {
-                PointIdOptions::Num(id) => Some((id, p.score)),
-                PointIdOptions::Uuid(_) => None,
-            })
-            .collect())
+        self.scored(request)
+    }
+
+    fn sparse_search(&self, query: &SparseQuery) -> Result<Vec<(u64, f32)>, Unavailable> {
+        if query.vector.indices.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sparse = VectorInput::new_sparse(query.vector.indices.clone(), query.vector.values.clone());
+        let mut request = QueryPointsBuilder::new(&self.collection)
+            .query(Query::new_nearest(sparse))
+            .using(SPARSE_VECTOR_NAME)
+            .limit(query.limit as u64)
+            .with_payload(false);
+        if let Some(filter) = to_filter(&query.filter) {
+            request = request.filter(filter);
+        }
+        self.scored(request)
     }
 
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable> {

@@ -40,6 +40,17 @@ pub(crate) const INTEGER_FIELDS: &[&str] = &["year"];
 /// search reads no payload: readers map point ids with `PointNumbers`).
 pub(crate) const NO_FIELD: &str = "no";
 
+/// The name of the sparse (lexical) vector beside the dense one, which is
+/// the point's unnamed default vector (`[lexical] backend = "qdrant"`).
+pub(crate) const SPARSE_VECTOR_NAME: &str = "lexical";
+
+/// A sparse vector: dimensions ascending and unique, one weight each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SparseVector {
+    pub indices: Vec<u32>,
+    pub values: Vec<f32>,
+}
+
 /// A passage's vector and the payload filters need.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorPoint {
@@ -47,6 +58,8 @@ pub struct VectorPoint {
     /// The passage's number in the generation being built (`PassageNo`).
     pub no: PassageNo,
     pub vector: Vec<f32>,
+    /// The lexical lane's BM25 term weights, when the store keeps them (`SPARSE_VECTOR_NAME`).
+    pub sparse: Option<SparseVector>,
     pub document_id: String,
     pub work: Option<String>,
     pub year: Option<i32>,
@@ -104,6 +117,15 @@ pub struct VectorQuery {
     pub limit: usize,
 }
 
+/// The lexical lane's query: the sparse vector's dot product with each
+/// point's, the store's IDF modifier weighing each dimension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SparseQuery {
+    pub vector: SparseVector,
+    pub filter: VectorFilter,
+    pub limit: usize,
+}
+
 pub trait VectorStore: Send + Sync {
     /// Adds or replaces points.
     fn upsert(&self, points: &[VectorPoint]) -> Result<(), Unavailable>;
@@ -112,6 +134,8 @@ pub trait VectorStore: Send + Sync {
     /// (point id, similarity) of the nearest points, no payload read: the
     /// lane turns ids into passage numbers with `PointNumbers`.
     fn search(&self, query: &VectorQuery) -> Result<Vec<(u64, f32)>, Unavailable>;
+    /// (point id, BM25 score) of the best points by their sparse vectors.
+    fn sparse_search(&self, query: &SparseQuery) -> Result<Vec<(u64, f32)>, Unavailable>;
     /// Stored vectors of the given passages (absent ones are left out).
     fn vectors(&self, passage_ids: &[String]) -> Result<HashMap<String, Vec<f32>>, Unavailable>;
     fn count(&self) -> Result<usize, Unavailable>;
@@ -201,6 +225,7 @@ mod tests {
             passage_id: "p.d.0001".into(),
             no: PassageNo(7),
             vector: vec![],
+            sparse: None,
             document_id: "d".into(),
             work: Some("w".into()),
             year: Some(1859),

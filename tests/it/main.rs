@@ -28,6 +28,7 @@ mod qdrant_server;
 mod read_only_index;
 mod request_memory;
 mod sdk_clients;
+mod sparse_lexical;
 mod spelling;
 mod tools;
 mod vector_lane;

@@ -16,13 +16,18 @@ use tonic::{Request, Response, Status};
 use evident::passage::PassageNo;
 use evident::vector::{SearchTuning, ServerStore, VectorFilter, VectorPoint, VectorQuery, VectorStore, point_id};
 
-/// A stored point: its vector and payload.
-type StoredPoint = (Vec<f32>, HashMap<String, q::Value>);
+/// A sparse vector: (dimension, weight) pairs.
+type Sparse = Vec<(u32, f32)>;
+
+/// A stored point: its dense vector, its named sparse vector if any, and its payload.
+type StoredPoint = (Vec<f32>, Option<Sparse>, HashMap<String, q::Value>);
+
+/// A collection: dimension, distance, and its sparse vectors' names → modifier.
+type Collection = (u64, i32, BTreeMap<String, Option<i32>>);
 
 #[derive(Default)]
 struct State {
-    /// name → (dimension, distance)
-    collections: BTreeMap<String, (u64, i32)>,
+    collections: BTreeMap<String, Collection>,
     /// (collection, field, field type)
     indexes: Vec<(String, String, i32)>,
     /// (collection, point id) → point
@@ -127,10 +132,32 @@ fn num_id(id: &Option<q::PointId>) -> u64 {
     }
 }
 
-fn dense_of_vectors(vectors: &Option<q::Vectors>) -> Vec<f32> {
+/// A point's vectors: one unnamed dense vector, or named "" (dense) and
+/// "lexical" (sparse), and nothing else; `Err` says what was sent instead.
+fn vectors_of(vectors: &Option<q::Vectors>) -> Result<(Vec<f32>, Option<Sparse>), String> {
     match vectors.as_ref().and_then(|v| v.vectors_options.as_ref()) {
-        Some(q::vectors::VectorsOptions::Vector(v)) => dense_of_vector(v),
-        other => panic!("expected one unnamed dense vector, got {other:?}"),
+        Some(q::vectors::VectorsOptions::Vector(v)) => Ok((dense_of_vector(v), None)),
+        Some(q::vectors::VectorsOptions::Vectors(named)) => {
+            let mut names: Vec<&String> = named.vectors.keys().collect();
+            names.sort();
+            if names != ["", "lexical"] {
+                return Err(format!("expected vectors named \"\" and \"lexical\", got {names:?}"));
+            }
+            let sparse = sparse_of_vector(&named.vectors["lexical"]).ok_or("\"lexical\" is not sparse")?;
+            Ok((dense_of_vector(&named.vectors[""]), Some(sparse)))
+        }
+        other => Err(format!("expected vectors, got {other:?}")),
+    }
+}
+
+#[allow(deprecated)]
+fn sparse_of_vector(v: &q::Vector) -> Option<Sparse> {
+    match (&v.vector, &v.indices) {
+        (Some(q::vector::Vector::Sparse(s)), _) => {
+            Some(s.indices.iter().copied().zip(s.values.iter().copied()).collect())
+        }
+        (None, Some(indices)) => Some(indices.data.iter().copied().zip(v.data.iter().copied()).collect()),
+        _ => None,
     }
 }
 
@@ -139,6 +166,18 @@ fn dense_of_vector(v: &q::Vector) -> Vec<f32> {
     match &v.vector {
         Some(q::vector::Vector::Dense(d)) => d.data.clone(),
         _ => v.data.clone(),
+    }
+}
+
+fn query_sparse(query: &Option<q::Query>) -> Option<Sparse> {
+    match query.as_ref()?.variant.as_ref()? {
+        q::query::Variant::Nearest(input) => match input.variant.as_ref()? {
+            q::vector_input::Variant::Sparse(s) => {
+                Some(s.indices.iter().copied().zip(s.values.iter().copied()).collect())
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -191,7 +230,9 @@ impl Fake {
             Some(q::vectors_config::Config::Params(p)) => p,
             other => return Err(Status::invalid_argument(format!("expected single vector params, got {other:?}"))),
         };
-        self.0.lock().unwrap().collections.insert(r.collection_name, (params.size, params.distance));
+        let sparse = r.sparse_vectors_config.map(|c| c.map.into_iter().map(|(name, p)| (name, p.modifier)).collect());
+        let collection = (params.size, params.distance, sparse.unwrap_or_default());
+        self.0.lock().unwrap().collections.insert(r.collection_name, collection);
         Ok(q::CollectionOperationResponse { result: true, ..Default::default() })
     }
 
@@ -209,13 +250,17 @@ impl Fake {
 
     fn upsert_points(&self, r: q::UpsertPoints) -> Result<q::PointsOperationResponse, Status> {
         let mut state = self.0.lock().unwrap();
-        let dimension = state.collections.get(&r.collection_name).ok_or_else(|| Status::not_found("collection"))?.0;
+        let (dimension, _, sparse_names) =
+            state.collections.get(&r.collection_name).ok_or_else(|| Status::not_found("collection"))?.clone();
         for p in r.points {
-            let vector = dense_of_vectors(&p.vectors);
+            let (vector, sparse) = vectors_of(&p.vectors).map_err(Status::invalid_argument)?;
             if vector.len() as u64 != dimension {
                 return Err(Status::invalid_argument("wrong dimension"));
             }
-            state.points.insert((r.collection_name.clone(), num_id(&p.id)), (vector, p.payload));
+            if sparse.is_some() && !sparse_names.contains_key("lexical") {
+                return Err(Status::invalid_argument("the collection has no sparse vector \"lexical\""));
+            }
+            state.points.insert((r.collection_name.clone(), num_id(&p.id)), (vector, sparse, p.payload));
         }
         Ok(ok_update())
     }
@@ -227,18 +272,25 @@ impl Fake {
             .iter()
             .filter_map(|id| {
                 let n = num_id(&Some(id.clone()));
-                let (vector, payload) = state.points.get(&(r.collection_name.clone(), n))?;
+                let (vector, sparse, payload) = state.points.get(&(r.collection_name.clone(), n))?;
                 #[allow(deprecated)]
-                let output = q::VectorOutput {
-                    vector: Some(q::vector_output::Vector::Dense(q::DenseVector { data: vector.clone() })),
-                    ..Default::default()
+                let output = |vector| q::VectorOutput { vector: Some(vector), ..Default::default() };
+                let dense = output(q::vector_output::Vector::Dense(q::DenseVector { data: vector.clone() }));
+                // As a server answers: a point with named vectors comes back with all of them by name.
+                let vectors = match sparse {
+                    None => q::vectors_output::VectorsOptions::Vector(dense),
+                    Some(sparse) => {
+                        let (indices, values) = sparse.iter().copied().unzip();
+                        let sparse = output(q::vector_output::Vector::Sparse(q::SparseVector { indices, values }));
+                        q::vectors_output::VectorsOptions::Vectors(q::NamedVectorsOutput {
+                            vectors: HashMap::from([(String::new(), dense), ("lexical".to_owned(), sparse)]),
+                        })
+                    }
                 };
                 Some(q::RetrievedPoint {
                     id: Some(id.clone()),
                     payload: payload.clone(),
-                    vectors: Some(q::VectorsOutput {
-                        vectors_options: Some(q::vectors_output::VectorsOptions::Vector(output)),
-                    }),
+                    vectors: Some(q::VectorsOutput { vectors_options: Some(vectors) }),
                     ..Default::default()
                 })
             })
@@ -258,8 +310,47 @@ impl Fake {
         let mut scored: Vec<(u64, f32)> = state
             .points
             .iter()
-            .filter(|((c, _), (_, payload))| c == collection && matches(filter, payload))
-            .map(|((_, id), (v, _))| (*id, cosine(vector, v)))
+            .filter(|((c, _), (_, _, payload))| c == collection && matches(filter, payload))
+            .map(|((_, id), (v, _, _))| (*id, cosine(vector, v)))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored.truncate(limit);
+        scored
+    }
+
+    /// Points sharing a dimension with `query`, scored as Qdrant scores a sparse
+    /// vector with the IDF modifier: Σ query × stored × ln(1 + (N − n + 0.5) / (n + 0.5)),
+    /// N the points with a sparse vector, n those holding the dimension.
+    fn sparse_nearest(
+        &self,
+        collection: &str,
+        query: &Sparse,
+        filter: &Option<q::Filter>,
+        limit: usize,
+    ) -> Vec<(u64, f32)> {
+        let state = self.0.lock().unwrap();
+        let points: Vec<(u64, &Sparse, &HashMap<String, q::Value>)> = state
+            .points
+            .iter()
+            .filter(|((c, _), _)| c == collection)
+            .filter_map(|((_, id), (_, sparse, payload))| Some((*id, sparse.as_ref()?, payload)))
+            .collect();
+        let n_points = points.len() as f32;
+        let idf = |dim: u32| {
+            let n = points.iter().filter(|(_, s, _)| s.iter().any(|(d, _)| *d == dim)).count() as f32;
+            (1.0 + (n_points - n + 0.5) / (n + 0.5)).ln()
+        };
+        let weights: Vec<(u32, f32)> = query.iter().map(|(dim, value)| (*dim, value * idf(*dim))).collect();
+        let mut scored: Vec<(u64, f32)> = points
+            .iter()
+            .filter(|(_, _, payload)| matches(filter, payload))
+            .filter_map(|(id, stored, _)| {
+                let shared: Vec<f32> = weights
+                    .iter()
+                    .filter_map(|(dim, w)| stored.iter().find(|(d, _)| d == dim).map(|(_, v)| w * v))
+                    .collect();
+                (!shared.is_empty()).then(|| (*id, shared.iter().sum()))
+            })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         scored.truncate(limit);
@@ -269,7 +360,15 @@ impl Fake {
     fn query_points(&self, r: q::QueryPoints) -> Result<q::QueryResponse, Status> {
         self.0.lock().unwrap().queries.push(r.clone());
         let limit = r.limit.unwrap_or(10) as usize;
-        let scored: Vec<(u64, f32)> = if r.prefetch.is_empty() {
+        let scored: Vec<(u64, f32)> = if let Some(sparse) = query_sparse(&r.query) {
+            let modifier = self.0.lock().unwrap().collections[&r.collection_name].2.get("lexical").copied();
+            if r.using.as_deref() != Some("lexical") || modifier != Some(Some(q::Modifier::Idf as i32)) {
+                return Err(Status::invalid_argument(
+                    "a sparse query must use \"lexical\", created with the IDF modifier",
+                ));
+            }
+            self.sparse_nearest(&r.collection_name, &sparse, &r.filter, limit)
+        } else if r.prefetch.is_empty() {
             let vector = query_vector(&r.query).ok_or_else(|| Status::invalid_argument("no nearest query"))?;
             self.nearest(&r.collection_name, &vector, &r.filter, limit)
         } else {
@@ -293,7 +392,7 @@ impl Fake {
             .into_iter()
             .map(|(id, score)| q::ScoredPoint {
                 id: Some(q::PointId::from(id)),
-                payload: state.points[&(r.collection_name.clone(), id)].1.clone(),
+                payload: state.points[&(r.collection_name.clone(), id)].2.clone(),
                 score,
                 ..Default::default()
             })
@@ -326,6 +425,7 @@ fn point(no: u32, id: &str, vector: [f32; 3], language: &str, entities: &[&str])
         passage_id: id.into(),
         no: PassageNo(no),
         vector: vector.to_vec(),
+        sparse: None,
         document_id: id.rsplit_once('.').unwrap().0.trim_start_matches("p.").into(),
         work: Some("w1".into()),
         year: Some(1859),
@@ -339,11 +439,11 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
     let fake = Fake::default();
     let url = format!("http://{}", serve(fake.clone()));
     let tuning = SearchTuning { hnsw_ef: 64, exact: false };
-    let store = ServerStore::create(&url, "evident-gen-000001", 3, tuning).unwrap();
+    let store = ServerStore::create(&url, "evident-gen-000001", 3, false, tuning).unwrap();
 
     {
         let state = fake.0.lock().unwrap();
-        assert_eq!(state.collections["evident-gen-000001"], (3, q::Distance::Cosine as i32));
+        assert_eq!(state.collections["evident-gen-000001"], (3, q::Distance::Cosine as i32, BTreeMap::new()));
         let mut fields: Vec<(String, i32)> = state.indexes.iter().map(|(_, f, t)| (f.clone(), *t)).collect();
         fields.sort();
         let keyword = q::FieldType::Keyword as i32;
@@ -375,7 +475,8 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
     {
         let state = fake.0.lock().unwrap();
         let key = ("evident-gen-000001".to_owned(), point_id("p.a.0001"));
-        let (vector, payload) = &state.points[&key];
+        let (vector, sparse, payload) = &state.points[&key];
+        assert_eq!(sparse, &None);
         assert_eq!(vector, &vec![1.0, 0.0, 0.0]);
         assert_eq!(string_values(&payload["passage_id"]), vec!["p.a.0001"]);
         assert!(matches!(payload["no"].kind, Some(q::value::Kind::IntegerValue(0))));
@@ -474,4 +575,66 @@ fn server_backend_gives_the_same_results_as_the_embedded_store() {
         state.collections.keys().collect::<Vec<_>>(),
         vec!["evident-test-gen-000002", "evident-test-gen-000003"]
     );
+}
+
+#[test]
+fn the_sparse_lexical_lane_on_the_server_ranks_as_the_embedded_store_does() {
+    use crate::common::*;
+    use crate::sparse_lexical::sparse_corpus;
+    let fake = Fake::default();
+    let url = format!("http://{}", serve(fake.clone()));
+    let tmp = tempfile::tempdir().unwrap();
+    let (embedded_corpus, server_corpus) = (tmp.path().join("embedded"), tmp.path().join("server"));
+    sparse_corpus(&embedded_corpus, "");
+    sparse_corpus(&server_corpus, &format!("[vector]\nbackend = \"qdrant\"\nurl = \"{url}\"\ncollection = \"lex\"\n"));
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let out = build(&embedded_corpus, &a);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = build(&server_corpus, &b);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    {
+        let state = fake.0.lock().unwrap();
+        let (_, _, sparse) = &state.collections["lex-gen-000001"];
+        // The sparse vector is named beside the unnamed dense one, with Qdrant's IDF modifier.
+        assert_eq!(sparse, &BTreeMap::from([("lexical".to_owned(), Some(q::Modifier::Idf as i32))]));
+        assert!(state.points.values().all(|(_, sparse, _)| sparse.as_ref().is_some_and(|s| !s.is_empty())));
+        // Dimensions ascending and unique, weights positive (BM25's term weights).
+        for (_, sparse, _) in state.points.values() {
+            let sparse = sparse.as_ref().unwrap();
+            assert!(sparse.windows(2).all(|w| w[0].0 < w[1].0) && sparse.iter().all(|(_, v)| *v > 0.0));
+        }
+    }
+    for (query, filter) in [
+        ("geological", vec![]),
+        ("struggle for existence of organic beings", vec![]),
+        ("letters of a word that are not pronounced", vec![]),
+        ("Organismen vermehren sich", vec!["--language", "de"]),
+        ("selection by breeders", vec!["--work", "ed-1859"]),
+    ] {
+        let mut args = vec!["--mode", "lexical", "-k", "10"];
+        args.extend(filter.iter().copied());
+        let embedded = search_hits(&a, query, &args);
+        let server = search_hits(&b, query, &args);
+        assert!(!ids(&embedded).is_empty(), "{query}");
+        assert_eq!(ids(&embedded), ids(&server), "{query}");
+        let state = fake.0.lock().unwrap();
+        let sent = state.queries.last().unwrap();
+        assert_eq!(sent.using.as_deref(), Some("lexical"), "{query}");
+        assert!(query_sparse(&sent.query).is_some_and(|s| !s.is_empty()), "{query}: {:?}", sent.query);
+        assert_eq!(sent.filter.is_some(), !filter.is_empty(), "{query}");
+    }
+
+    // A rebuild reuses the unchanged sources' dense vectors, read back by name beside the sparse ones.
+    let changed = server_corpus.join("docs/de/ch1.txt");
+    let text = std::fs::read_to_string(&changed).unwrap();
+    std::fs::write(&changed, format!("{text}\nDie Tauben der Züchter variieren sehr.\n")).unwrap();
+    let out = build(&server_corpus, &b);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let generation = std::fs::read_to_string(b.join("CURRENT")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(b.join("generations").join(generation.trim()).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(manifest["vector"]["reused"].as_u64().unwrap() > 0, "{}", manifest["vector"]);
+    assert!(!ids(&search_hits(&b, "Tauben der Züchter", &["--mode", "lexical"])).is_empty());
 }

@@ -108,6 +108,7 @@ fn local() -> &'static Local {
                 model: None,
                 strict: false,
                 embedding_sessions: None,
+                lexical_backend: None,
             })
             .expect("build the spelling corpus");
             let local = Local::open(&tmp.path().join("index"));
