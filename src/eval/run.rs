@@ -36,7 +36,7 @@ pub(crate) struct EvalOptions {
     pub(crate) weights: Vec<(crate::lane::Lane, f64)>,
     /// The embedding model the collection's index is built with (`None`: the default).
     pub(crate) model: Option<String>,
-    /// Where the index's lexical lane lives (`None`: tantivy, the default).
+    /// Where the index's lexical lane lives (`None`: where it lives already, else tantivy).
     pub(crate) lexical_backend: Option<LexicalBackend>,
     /// What reorders each mode's fused top documents, and how many it reads.
     pub(crate) rerank: Rerank,

@@ -48,7 +48,8 @@ impl EdgeStore {
         let vectors = EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).memory(Memory::Cold).build();
         let mut config = EdgeConfigBuilder::new().vector(DEFAULT_VECTOR_NAME, vectors).wal_enabled(false);
         if sparse {
-            // Like the dense vectors: on disk, read through the page cache.
+            // An optimised segment's sparse index on disk, like the dense vectors (the segment
+            // being appended to keeps its index on the heap whatever this says: benches/README).
             let params = EdgeSparseVectorParamsBuilder::new().modifier(Modifier::Idf).memory(Memory::Cold).build();
             config = config.sparse_vector(SPARSE_VECTOR_NAME, params);
         }

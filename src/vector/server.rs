@@ -156,20 +156,22 @@ fn passage_id_of(payload: &HashMap<String, Value>) -> Option<String> {
     }
 }
 
-/// A point's vectors: the dense one alone, or named beside its sparse one
-/// (the unnamed vector is named "" then).
+/// The name the unnamed dense vector goes by beside named ones.
+const DENSE_VECTOR_NAME: &str = "";
+
+/// A point's vectors: the dense one alone, or named beside its sparse one.
 fn point_vectors(point: &VectorPoint) -> qdrant_client::qdrant::Vectors {
     match &point.sparse {
         None => point.vector.clone().into(),
         Some(sparse) => NamedVectors::default()
-            .add_vector("", point.vector.clone())
+            .add_vector(DENSE_VECTOR_NAME, point.vector.clone())
             .add_vector(SPARSE_VECTOR_NAME, Vector::new_sparse(sparse.indices.clone(), sparse.values.clone()))
             .into(),
     }
 }
 
 fn dense(vectors: Option<VectorsOutput>) -> Option<Vec<f32>> {
-    match vectors?.get_vector_by_name("")? {
+    match vectors?.get_vector_by_name(DENSE_VECTOR_NAME)? {
         qdrant_client::qdrant::vector_output::Vector::Dense(d) => Some(d.data),
         _ => None,
     }
