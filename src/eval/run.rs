@@ -56,32 +56,38 @@ pub(super) fn build_collection_index(
     lexical_backend: Option<LexicalBackend>,
     quiet: bool,
 ) -> Result<BuildSummary> {
+    // The serving generation's manifest, read once for both defaults.
+    let serving = serving_manifest(index);
+    let installed_model = serving.as_ref().and_then(|m| installed_model_of(m, models_dir.as_deref()));
     build(&BuildOptions {
         corpus_dir: collection.to_owned(),
         index_dir: index.to_owned(),
         quiet,
         max_document_bytes: None,
-        model: model.or_else(|| installed_model_of(index, models_dir.as_deref())),
+        model: model.or(installed_model),
         strict: false,
         embedding_sessions: None,
-        lexical_backend: lexical_backend.or_else(|| lexical_backend_of(index)),
+        lexical_backend: lexical_backend.or_else(|| serving.as_ref().map(lexical_backend_of)),
         models_dir,
     })
 }
 
-/// Where the serving generation's lexical lane lives, if there is one.
-fn lexical_backend_of(index: &Path) -> Option<LexicalBackend> {
+/// The manifest of the index's serving generation, if it has one.
+fn serving_manifest(index: &Path) -> Option<Manifest> {
     let generation = IndexDir::open(index).ok()?.current().ok()??;
-    let manifest = Manifest::read(&generation.manifest_path()).ok()?;
-    Some(if manifest.lexical_sparse.is_some() { LexicalBackend::Qdrant } else { LexicalBackend::Tantivy })
+    Manifest::read(&generation.manifest_path()).ok()
 }
 
-/// The embedding model of the index's serving generation, if it has one and
-/// it is installed (without it the build goes on as it would for a new
-/// index: the default model, or no vectors when that is missing too).
-fn installed_model_of(index: &Path, models_dir: Option<&Path>) -> Option<String> {
-    let generation = IndexDir::open(index).ok()?.current().ok()??;
-    let model = Manifest::read(&generation.manifest_path()).ok()?.vector?.model;
+/// Where a generation's lexical lane lives.
+fn lexical_backend_of(manifest: &Manifest) -> LexicalBackend {
+    if manifest.lexical_sparse.is_some() { LexicalBackend::Qdrant } else { LexicalBackend::Tantivy }
+}
+
+/// The embedding model of a generation, if it has one and it is installed
+/// (without it the build goes on as it would for a new index: the default
+/// model, or no vectors when that is missing too).
+fn installed_model_of(manifest: &Manifest, models_dir: Option<&Path>) -> Option<String> {
+    let model = manifest.vector.as_ref()?.model.clone();
     let models_dir = models_dir.map_or_else(default_models_dir, Path::to_owned);
     ModelInfo::read(&models_dir, &model).is_ok().then_some(model)
 }

@@ -529,6 +529,21 @@ fn server_adapter_creates_indexes_upserts_and_queries() {
     assert!(fake.0.lock().unwrap().collections.is_empty());
 }
 
+/// Builds the embedded corpus into `<tmp>/a` and the server one into `<tmp>/b`, both
+/// succeeding: the two indexes, and the server build's run (its summary line).
+fn build_both(
+    tmp: &std::path::Path,
+    embedded: &std::path::Path,
+    server: &std::path::Path,
+) -> (std::path::PathBuf, std::path::PathBuf, crate::common::Run) {
+    let (a, b) = (tmp.join("a"), tmp.join("b"));
+    let out = crate::common::build(embedded, &a);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = crate::common::build(server, &b);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    (a, b, out)
+}
+
 #[test]
 fn server_backend_gives_the_same_results_as_the_embedded_store() {
     use crate::common::*;
@@ -542,11 +557,7 @@ fn server_backend_gives_the_same_results_as_the_embedded_store() {
     let toml = format!("{toml}\n[vector]\nbackend = \"qdrant\"\nurl = \"{url}\"\ncollection = \"evident-test\"\n");
     std::fs::write(server_corpus.join("corpus.toml"), toml).unwrap();
 
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    let out = build(&embedded_corpus, &a);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let out = build(&server_corpus, &b);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (a, b, out) = build_both(tmp.path(), &embedded_corpus, &server_corpus);
     let passages: usize = out.stdout.split(", ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     {
         let state = fake.0.lock().unwrap();
@@ -587,11 +598,7 @@ fn the_sparse_lexical_lane_on_the_server_ranks_as_the_embedded_store_does() {
     let (embedded_corpus, server_corpus) = (tmp.path().join("embedded"), tmp.path().join("server"));
     sparse_corpus(&embedded_corpus, "");
     sparse_corpus(&server_corpus, &format!("[vector]\nbackend = \"qdrant\"\nurl = \"{url}\"\ncollection = \"lex\"\n"));
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    let out = build(&embedded_corpus, &a);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let out = build(&server_corpus, &b);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (a, b, _) = build_both(tmp.path(), &embedded_corpus, &server_corpus);
     {
         let state = fake.0.lock().unwrap();
         let (_, _, sparse) = &state.collections["lex-gen-000001"];
